@@ -1,0 +1,179 @@
+//! Solving a file of one puzzle per line on several threads, answering in input order.
+//!
+//! Workers take chunks of lines from a shared counter and send each chunk's answers to
+//! the writing thread, which puts them back in order. Memory stays bounded by the chunks
+//! that finished early, not by the size of the input.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::verdict;
+use crate::grid::Grid;
+use crate::solver::{self, Cancellation, Outcome, SolveOptions};
+use crate::text_format::{self, PuzzleLine};
+
+/// Lines a worker takes at a time: large enough to keep the channel quiet, small enough
+/// to balance hard puzzles across threads.
+const CHUNK_LINES: usize = 64;
+
+/// Inputs shorter than this finish too fast for a progress bar to help.
+const PROGRESS_BAR_MIN_LINES: usize = 2_000;
+
+/// Counts of how the puzzles of a batch ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Tally {
+    solved: usize,
+    multiple: usize,
+    unsolvable: usize,
+    invalid: usize,
+}
+
+impl Tally {
+    fn add(&mut self, other: Tally) {
+        self.solved += other.solved;
+        self.multiple += other.multiple;
+        self.unsolvable += other.unsolvable;
+        self.invalid += other.invalid;
+    }
+
+    fn total(&self) -> usize {
+        self.solved + self.unsolvable + self.invalid
+    }
+
+    /// Whether every puzzle of the batch was solved.
+    pub(super) fn all_solved(&self) -> bool {
+        self.solved == self.total()
+    }
+
+    /// The summary line written to stderr.
+    pub(super) fn summary(&self, elapsed: Duration, unique: bool) -> String {
+        let seconds = elapsed.as_secs_f64();
+        let rate = self.total() as f64 / seconds.max(1e-9);
+        let multiple = if unique {
+            format!(", {} with several solutions", self.multiple)
+        } else {
+            String::new()
+        };
+        format!(
+            "{} puzzles: {} solved{multiple}, {} unsolvable, {} invalid in {seconds:.3} s ({rate:.0} puzzles/s)",
+            self.total(),
+            self.solved,
+            self.unsolvable,
+            self.invalid,
+        )
+    }
+}
+
+/// Solves every puzzle line of `input` on `threads` workers and writes one answer line per
+/// puzzle to `out`, in input order.
+pub(super) fn solve_lines(
+    input: &str,
+    options: &SolveOptions,
+    threads: usize,
+    show_progress: bool,
+    out: &mut impl Write,
+) -> io::Result<Tally> {
+    let lines: Vec<PuzzleLine> = text_format::puzzle_lines(input).collect();
+    let chunks: Vec<&[PuzzleLine]> = lines.chunks(CHUNK_LINES).collect();
+    let progress = progress_bar(lines.len(), show_progress);
+    let next_chunk = AtomicUsize::new(0);
+    let abandoned = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel::<(usize, String, Tally)>();
+    thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            let sender = sender.clone();
+            let (chunks, next_chunk, abandoned) = (&chunks, &next_chunk, &abandoned);
+            scope.spawn(move || {
+                while !abandoned.load(Ordering::Relaxed) {
+                    let index = next_chunk.fetch_add(1, Ordering::Relaxed);
+                    let Some(chunk) = chunks.get(index) else {
+                        break;
+                    };
+                    let (text, tally) = answer_chunk(chunk, options);
+                    if sender.send((index, text, tally)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let written = write_in_order(receiver, out, &progress);
+        abandoned.store(true, Ordering::Relaxed);
+        progress.finish_and_clear();
+        written
+    })
+}
+
+/// Writes chunks as soon as all the ones before them are written.
+fn write_in_order(
+    receiver: mpsc::Receiver<(usize, String, Tally)>,
+    out: &mut impl Write,
+    progress: &ProgressBar,
+) -> io::Result<Tally> {
+    let mut total = Tally::default();
+    let mut early: BTreeMap<usize, String> = BTreeMap::new();
+    let mut next_to_write = 0;
+    for (index, text, tally) in receiver {
+        total.add(tally);
+        progress.inc(tally.total() as u64);
+        early.insert(index, text);
+        while let Some(text) = early.remove(&next_to_write) {
+            out.write_all(text.as_bytes())?;
+            next_to_write += 1;
+        }
+    }
+    out.flush()?;
+    Ok(total)
+}
+
+fn answer_chunk(chunk: &[PuzzleLine], options: &SolveOptions) -> (String, Tally) {
+    let mut text = String::new();
+    let mut tally = Tally::default();
+    for line in chunk {
+        text.push_str(&answer_line(line.puzzle, options, &mut tally));
+        text.push('\n');
+    }
+    (text, tally)
+}
+
+fn answer_line(puzzle: &str, options: &SolveOptions, tally: &mut Tally) -> String {
+    let grid = match Grid::parse_symbols(puzzle) {
+        Ok(grid) => grid,
+        Err(error) => {
+            tally.invalid += 1;
+            return format!("invalid: {error}");
+        }
+    };
+    match solver::solve(&grid, options, &Cancellation::none()).outcome {
+        Outcome::Solved { solution, count } => {
+            tally.solved += 1;
+            if options.limit < 2 {
+                return solution.to_symbols();
+            }
+            tally.multiple += usize::from(count > 1);
+            format!("{} {}", solution.to_symbols(), verdict::uniqueness(count))
+        }
+        Outcome::Unsolvable | Outcome::Cancelled => {
+            tally.unsolvable += 1;
+            "unsolvable".to_owned()
+        }
+    }
+}
+
+fn progress_bar(lines: usize, wanted: bool) -> ProgressBar {
+    if !wanted || lines < PROGRESS_BAR_MIN_LINES {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(lines as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles, {per_sec}, eta {eta}")
+            .expect("the progress template is valid"),
+    );
+    bar
+}

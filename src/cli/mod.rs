@@ -1,0 +1,139 @@
+//! The `solve` and `validate` subcommands: plain-text puzzles on stdin, answers on stdout.
+//!
+//! A 9-line block (Baekjoon 2239 or 2580) is answered in the same shape; a file with one
+//! puzzle per line gets one answer line per puzzle, in input order, and a summary on
+//! stderr. The exit status tells whether every puzzle was solved (or valid).
+
+mod batch;
+mod verdict;
+
+use std::io::{self, IsTerminal, Write};
+use std::num::NonZeroUsize;
+use std::time::Instant;
+
+use clap::Args;
+
+use crate::solver::{self, Cancellation, Order, Outcome, SolveOptions};
+use crate::text_format::{self, Layout};
+use crate::validate::validate;
+
+/// Flags of `sudoku-service solve`.
+#[derive(Debug, Clone, Args)]
+pub struct SolveArgs {
+    /// Return the smallest solution read row by row (Baekjoon 2239) instead of the first found.
+    #[arg(long)]
+    pub lexicographic: bool,
+    /// Also decide whether each solution is the only one.
+    #[arg(long)]
+    pub unique: bool,
+    /// Worker threads for files with one puzzle per line [default: available cores].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<NonZeroUsize>,
+}
+
+impl SolveArgs {
+    fn options(&self) -> SolveOptions {
+        SolveOptions {
+            order: if self.lexicographic {
+                Order::Lexicographic
+            } else {
+                Order::Fastest
+            },
+            limit: if self.unique { 2 } else { 1 },
+        }
+    }
+}
+
+/// How a command ended: whether every puzzle was solved or valid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Every puzzle was solved (or, for `validate`, valid).
+    Success,
+    /// At least one puzzle was unsolvable, invalid or broke a rule; details went to stderr.
+    Failure,
+}
+
+/// Runs `solve` on the whole of `input`, answers on `out`, diagnostics on `err`.
+pub fn solve(
+    args: &SolveArgs,
+    input: &str,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<Status> {
+    let options = args.options();
+    let layout = text_format::detect(input);
+    if layout == Layout::Lines {
+        let threads = args
+            .threads
+            .or_else(|| std::thread::available_parallelism().ok())
+            .map_or(1, NonZeroUsize::get);
+        let started = Instant::now();
+        let tally = batch::solve_lines(input, &options, threads, io::stderr().is_terminal(), out)?;
+        writeln!(err, "{}", tally.summary(started.elapsed(), args.unique))?;
+        return Ok(if tally.all_solved() {
+            Status::Success
+        } else {
+            Status::Failure
+        });
+    }
+    let grid = match text_format::parse_block(input) {
+        Ok(grid) => grid,
+        Err(error) => {
+            writeln!(err, "invalid: {error}")?;
+            return Ok(Status::Failure);
+        }
+    };
+    let verdict = validate(&grid);
+    if !verdict.valid {
+        writeln!(err, "unsolvable: the givens break a rule")?;
+        for conflict in &verdict.conflicts {
+            writeln!(err, "  {}", verdict::describe_conflict(conflict))?;
+        }
+        return Ok(Status::Failure);
+    }
+    match solver::solve(&grid, &options, &Cancellation::none()).outcome {
+        Outcome::Solved { solution, count } => {
+            writeln!(out, "{}", text_format::format_grid(&solution, layout))?;
+            if args.unique {
+                writeln!(err, "{}", verdict::uniqueness(count))?;
+            }
+            Ok(Status::Success)
+        }
+        Outcome::Unsolvable | Outcome::Cancelled => {
+            writeln!(err, "unsolvable: the grid has no solution")?;
+            Ok(Status::Failure)
+        }
+    }
+}
+
+/// Runs `validate` on the whole of `input`: one verdict line per puzzle on `out`.
+pub fn validate_input(
+    input: &str,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<Status> {
+    let puzzles: Vec<String> = match text_format::detect(input) {
+        Layout::Lines => text_format::puzzle_lines(input)
+            .map(|line| line.puzzle.to_owned())
+            .collect(),
+        Layout::DigitBlock | Layout::SpacedBlock => vec![input.to_owned()],
+    };
+    let mut valid = 0;
+    for puzzle in &puzzles {
+        let text = match text_format::parse_block(puzzle) {
+            Ok(grid) => {
+                let verdict = validate(&grid);
+                valid += usize::from(verdict.valid);
+                verdict::describe_validation(&verdict)
+            }
+            Err(error) => format!("invalid: {error}"),
+        };
+        writeln!(out, "{text}")?;
+    }
+    writeln!(err, "{valid} of {} grids valid", puzzles.len())?;
+    Ok(if valid == puzzles.len() {
+        Status::Success
+    } else {
+        Status::Failure
+    })
+}

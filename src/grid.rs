@@ -1,0 +1,310 @@
+//! The `Grid` type: an N×N Sudoku with square boxes, and its two notations.
+//!
+//! A grid is stored row-major as one byte per cell, `0` for a blank and `1..=N` for a
+//! digit. Parsing checks the shape and the range of every value, never the rules: a grid
+//! whose givens clash is still a `Grid` (see [`crate::validate`] for the rules).
+
+use std::fmt;
+
+use thiserror::Error;
+
+/// The grid sizes the service accepts: N×N grids whose boxes are √N×√N.
+pub const SUPPORTED_SIZES: [usize; 4] = [4, 9, 16, 25];
+
+/// An N×N Sudoku grid with N in [`SUPPORTED_SIZES`].
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Grid {
+    size: usize,
+    cells: Vec<u8>,
+}
+
+/// Why a grid could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GridError {
+    /// The string notation held a number of symbols that is no supported N².
+    #[error(
+        "grid has {found} cells; expected 16, 81, 256 or 625 (a 4×4, 9×9, 16×16 or 25×25 grid)"
+    )]
+    Length {
+        /// How many symbols were seen (whitespace not counted).
+        found: usize,
+    },
+    /// A character that is neither a digit, a letter for 10 and up, nor a blank.
+    #[error(
+        "invalid symbol {symbol:?} at row {row}, column {col} (0-based); use 1-9, A-Z for 10 and up, and 0 or . for blanks"
+    )]
+    Symbol {
+        /// The offending character.
+        symbol: char,
+        /// 0-based row of the cell.
+        row: usize,
+        /// 0-based column of the cell.
+        col: usize,
+    },
+    /// A value that does not fit the grid's size (a `G` in a 9×9 grid, a 10 in rows notation).
+    #[error(
+        "value {value} at row {row}, column {col} (0-based) is out of range for a {size}×{size} grid (1-{size}, or a blank)"
+    )]
+    ValueOutOfRange {
+        /// The value seen.
+        value: i64,
+        /// 0-based row of the cell.
+        row: usize,
+        /// 0-based column of the cell.
+        col: usize,
+        /// The grid's N.
+        size: usize,
+    },
+    /// The rows notation had a number of rows that is no supported N.
+    #[error("grid has {found} rows; expected 4, 9, 16 or 25")]
+    RowCount {
+        /// How many rows were seen.
+        found: usize,
+    },
+    /// A row of the rows notation whose length differs from the number of rows.
+    #[error("row {row} (0-based) has {found} cells; expected {expected}")]
+    RowLength {
+        /// 0-based index of the row.
+        row: usize,
+        /// Its length.
+        found: usize,
+        /// N, the number of rows.
+        expected: usize,
+    },
+}
+
+impl Grid {
+    /// An empty grid of side `size`; `None` unless `size` is in [`SUPPORTED_SIZES`].
+    pub fn empty(size: usize) -> Option<Grid> {
+        SUPPORTED_SIZES.contains(&size).then(|| Grid {
+            size,
+            cells: vec![0; size * size],
+        })
+    }
+
+    /// Builds a grid from row-major cells (`0` blank); every value must be in `0..=size`.
+    pub fn from_cells(size: usize, cells: Vec<u8>) -> Result<Grid, GridError> {
+        if !SUPPORTED_SIZES.contains(&size) || cells.len() != size * size {
+            return Err(GridError::Length { found: cells.len() });
+        }
+        if let Some(index) = cells.iter().position(|&v| usize::from(v) > size) {
+            return Err(GridError::ValueOutOfRange {
+                value: i64::from(cells[index]),
+                row: index / size,
+                col: index % size,
+                size,
+            });
+        }
+        Ok(Grid { size, cells })
+    }
+
+    /// Parses the string notation: N² symbols, `0` or `.` for blanks, `1`-`9` then
+    /// `A`.. (case-insensitive) for 10 and up; whitespace anywhere is ignored.
+    pub fn parse_symbols(text: &str) -> Result<Grid, GridError> {
+        let symbols: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let size = SUPPORTED_SIZES
+            .into_iter()
+            .find(|n| n * n == symbols.len())
+            .ok_or(GridError::Length {
+                found: symbols.len(),
+            })?;
+        let cells = symbols
+            .iter()
+            .enumerate()
+            .map(|(index, &symbol)| {
+                let (row, col) = (index / size, index % size);
+                let value = symbol_value(symbol).ok_or(GridError::Symbol { symbol, row, col })?;
+                if usize::from(value) > size {
+                    return Err(GridError::ValueOutOfRange {
+                        value: i64::from(value),
+                        row,
+                        col,
+                        size,
+                    });
+                }
+                Ok(value)
+            })
+            .collect::<Result<Vec<u8>, GridError>>()?;
+        Ok(Grid { size, cells })
+    }
+
+    /// Reads the rows notation: N rows of N values, `0` or `None` for blanks.
+    pub fn from_rows(rows: &[Vec<Option<i64>>]) -> Result<Grid, GridError> {
+        let size = rows.len();
+        if !SUPPORTED_SIZES.contains(&size) {
+            return Err(GridError::RowCount { found: size });
+        }
+        let mut cells = Vec::with_capacity(size * size);
+        for (row, values) in rows.iter().enumerate() {
+            if values.len() != size {
+                return Err(GridError::RowLength {
+                    row,
+                    found: values.len(),
+                    expected: size,
+                });
+            }
+            for (col, value) in values.iter().enumerate() {
+                let value = value.unwrap_or(0);
+                match u8::try_from(value) {
+                    Ok(v) if usize::from(v) <= size => cells.push(v),
+                    _ => {
+                        return Err(GridError::ValueOutOfRange {
+                            value,
+                            row,
+                            col,
+                            size,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(Grid { size, cells })
+    }
+
+    /// N, the number of rows, columns, boxes and digits.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The side of a box, √N.
+    pub fn box_size(&self) -> usize {
+        box_side(self.size)
+    }
+
+    /// Row-major cells, `0` for a blank.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The value at (`row`, `col`), `0` for a blank.
+    pub fn get(&self, row: usize, col: usize) -> u8 {
+        self.cells[row * self.size + col]
+    }
+
+    /// Whether no cell is blank.
+    pub fn is_complete(&self) -> bool {
+        self.cells.iter().all(|&v| v != 0)
+    }
+
+    /// Number of given (non-blank) cells.
+    pub fn givens(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// The string notation on one line, `.` for blanks.
+    pub fn to_symbols(&self) -> String {
+        self.cells.iter().map(|&v| value_symbol(v)).collect()
+    }
+
+    /// The rows notation, `0` for blanks.
+    pub fn to_rows(&self) -> Vec<Vec<u8>> {
+        self.cells.chunks(self.size).map(<[u8]>::to_vec).collect()
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Grid({})", self.to_symbols())
+    }
+}
+
+impl fmt::Display for Grid {
+    /// One line of symbols per row.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in self.cells.chunks(self.size) {
+            let line: String = row.iter().map(|&v| value_symbol(v)).collect();
+            writeln!(f, "{line}")?;
+        }
+        Ok(())
+    }
+}
+
+/// √N for a supported N.
+pub(crate) fn box_side(size: usize) -> usize {
+    match size {
+        4 => 2,
+        9 => 3,
+        16 => 4,
+        _ => 5,
+    }
+}
+
+/// The value a symbol stands for: blanks are 0, `1`-`9`, then `A`=10 up to `Z`=35.
+/// Values above the grid's size are rejected by the caller, so it can name them.
+fn symbol_value(symbol: char) -> Option<u8> {
+    match symbol {
+        '0' | '.' => Some(0),
+        '1'..='9' => Some(symbol as u8 - b'0'),
+        'a'..='z' | 'A'..='Z' => Some(symbol.to_ascii_uppercase() as u8 - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// The symbol written for a value: `.` for a blank, `1`-`9`, then `A`...
+fn value_symbol(value: u8) -> char {
+    match value {
+        0 => '.',
+        1..=9 => char::from(b'0' + value),
+        _ => char::from(b'A' + value - 10),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letters_stand_for_ten_and_up_in_either_case() {
+        let text = "1234567890abcdefG".repeat(16);
+        let text: String = text.chars().take(256).collect();
+        let grid = Grid::parse_symbols(&text).unwrap();
+        assert_eq!(grid.size(), 16);
+        assert_eq!(grid.get(0, 10), 10);
+        assert_eq!(grid.get(0, 16 - 1), 15);
+        assert_eq!(grid.get(1, 0), 16);
+        assert_eq!(grid.to_symbols().chars().nth(9), Some('.'));
+    }
+
+    #[test]
+    fn errors_say_what_and_where() {
+        assert_eq!(
+            Grid::parse_symbols("12345678").unwrap_err(),
+            GridError::Length { found: 8 }
+        );
+        let mut text = ".".repeat(81);
+        text.replace_range(12..13, "x");
+        assert_eq!(
+            Grid::parse_symbols(&text).unwrap_err(),
+            GridError::Symbol {
+                symbol: 'x',
+                row: 1,
+                col: 3
+            }
+        );
+        text.replace_range(12..13, "A");
+        assert!(matches!(
+            Grid::parse_symbols(&text).unwrap_err(),
+            GridError::ValueOutOfRange {
+                value: 10,
+                row: 1,
+                col: 3,
+                size: 9
+            }
+        ));
+        let rows = vec![
+            vec![Some(0); 4],
+            vec![Some(0); 4],
+            vec![Some(5); 4],
+            vec![None; 3],
+        ];
+        assert!(matches!(
+            Grid::from_rows(&rows).unwrap_err(),
+            GridError::ValueOutOfRange {
+                value: 5,
+                row: 2,
+                col: 0,
+                size: 4
+            }
+        ));
+    }
+}

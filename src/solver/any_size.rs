@@ -1,0 +1,289 @@
+//! The engine for every supported size: one candidate mask per cell.
+//!
+//! State layout: one `u32` per cell, bit `d - 1` set while digit `d` is still possible.
+//! Bit 31 ([`FIXED`]) marks a cell whose single candidate has been placed and struck from
+//! its peers. Invariant after [`propagate`] succeeds: every fixed cell's digit is absent
+//! from all its peers, no cell is empty, and every unit still has a place for every digit.
+//! A guess copies the whole state one level deeper in a buffer sized before the search
+//! starts, so backtracking is just going back a level.
+
+use std::sync::OnceLock;
+
+use super::cancel::StopCheck;
+use super::{Cancellation, Order, Outcome, Search, SolveOptions};
+use crate::grid::{Grid, SUPPORTED_SIZES, box_side};
+
+/// Marks a cell whose digit is placed and propagated.
+const FIXED: u32 = 1 << 31;
+
+/// How many search nodes pass between two looks at the clock. Nodes of a 25×25 search
+/// cost tens of microseconds, so this keeps a cancelled solve under a millisecond.
+const STOP_CHECK_PERIOD: u32 = 16;
+
+/// The cells of every unit and the peers of every cell, for one grid size.
+struct Topology {
+    size: usize,
+    /// Every digit's bit set.
+    all_digits: u32,
+    /// `3 × size` units (rows, columns, boxes) of `size` cells each.
+    units: Vec<u16>,
+    /// Each cell's peers, `peer_count` per cell.
+    peers: Vec<u16>,
+    peer_count: usize,
+}
+
+impl Topology {
+    fn build(size: usize) -> Topology {
+        let side = box_side(size);
+        let cells = size * size;
+        let mut units = Vec::with_capacity(3 * cells);
+        for row in 0..size {
+            units.extend((0..size).map(|col| row * size + col));
+        }
+        for col in 0..size {
+            units.extend((0..size).map(|row| row * size + col));
+        }
+        for b in 0..size {
+            let (top, left) = (b / side * side, b % side * side);
+            units.extend((0..size).map(|i| (top + i / side) * size + left + i % side));
+        }
+        let peer_count = 2 * (size - 1) + (side - 1) * (side - 1);
+        let mut peers = Vec::with_capacity(cells * peer_count);
+        for cell in 0..cells {
+            let (row, col) = (cell / size, cell % size);
+            let is_peer = |other: usize| {
+                let (r, c) = (other / size, other % size);
+                other != cell
+                    && (r == row || c == col || (r / side == row / side && c / side == col / side))
+            };
+            peers.extend((0..cells).filter(|&other| is_peer(other)));
+        }
+        debug_assert_eq!(peers.len(), cells * peer_count);
+        Topology {
+            size,
+            all_digits: (1u32 << size) - 1,
+            units: units.into_iter().map(|c| c as u16).collect(),
+            peers: peers.into_iter().map(|c| c as u16).collect(),
+            peer_count,
+        }
+    }
+
+    fn of(size: usize) -> &'static Topology {
+        static TOPOLOGIES: [OnceLock<Topology>; SUPPORTED_SIZES.len()] =
+            [const { OnceLock::new() }; SUPPORTED_SIZES.len()];
+        let index = SUPPORTED_SIZES
+            .iter()
+            .position(|&n| n == size)
+            .expect("grid sizes are checked when a grid is built");
+        TOPOLOGIES[index].get_or_init(|| Topology::build(size))
+    }
+
+    fn peers(&self, cell: usize) -> &[u16] {
+        &self.peers[cell * self.peer_count..(cell + 1) * self.peer_count]
+    }
+
+    fn units(&self) -> impl Iterator<Item = &[u16]> {
+        self.units.chunks_exact(self.size)
+    }
+}
+
+/// Searches `grid` for up to `options.limit` solutions.
+pub(super) fn search(grid: &Grid, options: &SolveOptions, cancel: &Cancellation) -> Search {
+    let topology = Topology::of(grid.size());
+    let cells = grid.cells().len();
+    let levels = cells - grid.givens() + 1;
+    let mut engine = Engine {
+        topology,
+        cells,
+        states: vec![topology.all_digits; levels * cells],
+        queue: Vec::with_capacity(cells),
+        options,
+        stop: StopCheck::new(cancel, STOP_CHECK_PERIOD),
+        guesses: 0,
+        count: 0,
+        first: None,
+    };
+    let state = &mut engine.states[..cells];
+    for (cell, &value) in grid.cells().iter().enumerate() {
+        if value != 0 {
+            fix(state, &mut engine.queue, cell, 1 << (value - 1));
+        }
+    }
+    if propagate(state, &mut engine.queue, topology) {
+        engine.search(0);
+    }
+    let outcome = match engine.first {
+        _ if engine.stop.stopped() => Outcome::Cancelled,
+        Some(cells) => Outcome::Solved {
+            solution: Grid::from_cells(grid.size(), cells).expect("a solution fits its grid"),
+            count: engine.count,
+        },
+        None => Outcome::Unsolvable,
+    };
+    Search {
+        outcome,
+        guesses: engine.guesses,
+    }
+}
+
+/// The search state: one level of cell masks per guess depth, reused across branches.
+struct Engine<'a> {
+    topology: &'static Topology,
+    cells: usize,
+    states: Vec<u32>,
+    queue: Vec<u16>,
+    options: &'a SolveOptions,
+    stop: StopCheck<'a>,
+    guesses: u64,
+    count: u64,
+    first: Option<Vec<u8>>,
+}
+
+/// Whether the search should go on after a branch.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Stop,
+}
+
+impl Engine<'_> {
+    fn level(&self, depth: usize) -> &[u32] {
+        &self.states[depth * self.cells..(depth + 1) * self.cells]
+    }
+
+    fn search(&mut self, depth: usize) -> Flow {
+        if self.stop.should_stop() {
+            return Flow::Stop;
+        }
+        let Some(cell) = self.branch_cell(self.level(depth)) else {
+            return self.record_solution(depth);
+        };
+        let mut digits = self.level(depth)[cell];
+        let cells = self.cells;
+        while digits != 0 {
+            let bit = digits & digits.wrapping_neg();
+            digits ^= bit;
+            self.guesses += 1;
+            let (done, next) = self.states.split_at_mut((depth + 1) * cells);
+            let next = &mut next[..cells];
+            next.copy_from_slice(&done[depth * cells..]);
+            fix(next, &mut self.queue, cell, bit);
+            if propagate(next, &mut self.queue, self.topology)
+                && self.search(depth + 1) == Flow::Stop
+            {
+                return Flow::Stop;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// The open cell to branch on, or `None` when every cell is fixed.
+    fn branch_cell(&self, state: &[u32]) -> Option<usize> {
+        match self.options.order {
+            Order::Lexicographic => state.iter().position(|&v| v & FIXED == 0),
+            Order::Fastest => {
+                let mut best: Option<(u32, usize)> = None;
+                for (cell, &v) in state.iter().enumerate() {
+                    if v & FIXED != 0 {
+                        continue;
+                    }
+                    let candidates = v.count_ones();
+                    if best.is_none_or(|(fewest, _)| candidates < fewest) {
+                        best = Some((candidates, cell));
+                        if candidates == 2 {
+                            break;
+                        }
+                    }
+                }
+                best.map(|(_, cell)| cell)
+            }
+        }
+    }
+
+    fn record_solution(&mut self, depth: usize) -> Flow {
+        self.count += 1;
+        if self.first.is_none() {
+            let digits = self.level(depth).iter().map(|&v| mask_value(v)).collect();
+            self.first = Some(digits);
+        }
+        if self.count >= self.options.limit {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        }
+    }
+}
+
+/// Places `bit` in `cell` and queues it for propagation; [`propagate`] finds any clash.
+fn fix(state: &mut [u32], queue: &mut Vec<u16>, cell: usize, bit: u32) {
+    state[cell] = bit | FIXED;
+    queue.push(cell as u16);
+}
+
+/// Strikes every placed digit from its peers and places hidden singles until nothing
+/// changes. Returns `false` on a contradiction (the queue is then left empty).
+fn propagate(state: &mut [u32], queue: &mut Vec<u16>, topology: &Topology) -> bool {
+    let consistent = propagate_to_fixed_point(state, queue, topology);
+    if !consistent {
+        queue.clear();
+    }
+    consistent
+}
+
+fn propagate_to_fixed_point(state: &mut [u32], queue: &mut Vec<u16>, topology: &Topology) -> bool {
+    loop {
+        while let Some(cell) = queue.pop() {
+            let bit = state[usize::from(cell)] & !FIXED;
+            for &peer in topology.peers(usize::from(cell)) {
+                let peer = usize::from(peer);
+                let mask = state[peer];
+                if mask & bit == 0 {
+                    continue;
+                }
+                let rest = mask & !bit;
+                if mask & FIXED != 0 || rest == 0 {
+                    return false;
+                }
+                if rest & (rest - 1) == 0 {
+                    fix(state, queue, peer, rest);
+                } else {
+                    state[peer] = rest;
+                }
+            }
+        }
+        let mut placed_any = false;
+        for unit in topology.units() {
+            // Bit-parallel count per digit: `once` has the digits seen at least once,
+            // `twice` those seen at least twice.
+            let (mut once, mut twice) = (0u32, 0u32);
+            for &cell in unit {
+                let mask = state[usize::from(cell)] & !FIXED;
+                twice |= once & mask;
+                once |= mask;
+            }
+            if once != topology.all_digits {
+                return false;
+            }
+            let mut hidden = once & !twice;
+            while hidden != 0 {
+                let bit = hidden & hidden.wrapping_neg();
+                hidden ^= bit;
+                let Some(&cell) = unit.iter().find(|&&c| state[usize::from(c)] & bit != 0) else {
+                    return false;
+                };
+                if state[usize::from(cell)] & FIXED == 0 {
+                    fix(state, queue, usize::from(cell), bit);
+                    placed_any = true;
+                }
+            }
+        }
+        if !placed_any {
+            return true;
+        }
+    }
+}
+
+/// The digit of a fixed cell's mask.
+fn mask_value(mask: u32) -> u8 {
+    ((mask & !FIXED).trailing_zeros() + 1) as u8
+}

@@ -1,0 +1,78 @@
+//! Cooperative cancellation: a deadline and a flag that the search polls as it goes.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// When a solve must give up: at a deadline, when a shared flag is raised, or never.
+#[derive(Debug, Clone, Default)]
+pub struct Cancellation {
+    deadline: Option<Instant>,
+    flag: Option<Arc<AtomicBool>>,
+}
+
+impl Cancellation {
+    /// Never cancels.
+    pub fn none() -> Self {
+        Self::default()
+    }
+
+    /// Also cancels once `deadline` has passed.
+    pub fn with_deadline(mut self, deadline: Instant) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// Also cancels once `flag` is set (from any thread).
+    pub fn with_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.flag = Some(flag);
+        self
+    }
+
+    /// Whether the solve should stop now.
+    pub fn is_cancelled(&self) -> bool {
+        self.flag
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+            || self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+    }
+}
+
+/// Polls a [`Cancellation`] every `period` search nodes, so that reading the clock stays
+/// off the hot path while a stop is still noticed within a millisecond or two.
+pub(crate) struct StopCheck<'a> {
+    cancellation: &'a Cancellation,
+    period: u32,
+    countdown: u32,
+    stopped: bool,
+}
+
+impl<'a> StopCheck<'a> {
+    /// Checks on the first call and then every `period` calls.
+    pub(crate) fn new(cancellation: &'a Cancellation, period: u32) -> Self {
+        StopCheck {
+            cancellation,
+            period,
+            countdown: 0,
+            stopped: false,
+        }
+    }
+
+    /// Whether the search must stop; once true, stays true.
+    #[inline]
+    pub(crate) fn should_stop(&mut self) -> bool {
+        if self.countdown == 0 {
+            self.countdown = self.period;
+            self.stopped = self.stopped || self.cancellation.is_cancelled();
+        }
+        self.countdown -= 1;
+        self.stopped
+    }
+
+    /// Whether a stop was seen.
+    pub(crate) fn stopped(&self) -> bool {
+        self.stopped
+    }
+}

@@ -1,0 +1,104 @@
+//! Solving: options, cancellation, outcomes, and the choice of search engine.
+//!
+//! Two engines share one contract. [`nine`] is a bitboard solver tuned for the common 9×9
+//! grid; [`any_size`] works on every supported size with one candidate mask per cell. Both
+//! propagate naked and hidden singles to a fixed point before each guess, branch on a cell
+//! with the fewest candidates (or on the first open cell in row-major order for
+//! [`Order::Lexicographic`]), never allocate inside the search, and poll a
+//! [`Cancellation`] often enough to stop within a millisecond or two.
+
+mod any_size;
+mod cancel;
+mod nine;
+
+use std::time::{Duration, Instant};
+
+use crate::grid::Grid;
+
+pub use cancel::Cancellation;
+
+/// Which solution to return when a grid has several.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Order {
+    /// Whichever solution the search meets first; the same grid always gives the same one.
+    #[default]
+    Fastest,
+    /// The smallest solution read row by row (Baekjoon 2239).
+    Lexicographic,
+}
+
+/// What to search for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SolveOptions {
+    /// Which solution to report first.
+    pub order: Order,
+    /// Stop counting solutions once this many are found (at least 1; 2 decides uniqueness).
+    pub limit: u64,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            order: Order::Fastest,
+            limit: 1,
+        }
+    }
+}
+
+/// How a solve ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// At least one solution exists.
+    Solved {
+        /// The first solution in the requested order.
+        solution: Grid,
+        /// Solutions found, at most the limit; equal to the limit means "at least that many".
+        count: u64,
+    },
+    /// No solution exists (this includes givens that break a rule).
+    Unsolvable,
+    /// The deadline passed or the cancel flag was raised before the search finished.
+    Cancelled,
+}
+
+/// The outcome of a solve together with what it cost.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SolveReport {
+    /// How the search ended.
+    pub outcome: Outcome,
+    /// Branches taken on values that propagation could not deduce.
+    pub guesses: u64,
+    /// Wall time spent in the solver.
+    pub elapsed: Duration,
+}
+
+/// What an engine hands back: the outcome and the number of guesses.
+pub(crate) struct Search {
+    outcome: Outcome,
+    guesses: u64,
+}
+
+/// Solves `grid` under `options`, stopping early when `cancel` says so.
+pub fn solve(grid: &Grid, options: &SolveOptions, cancel: &Cancellation) -> SolveReport {
+    let started = Instant::now();
+    let options = SolveOptions {
+        limit: options.limit.max(1),
+        ..*options
+    };
+    let search = if grid.size() == 9 {
+        nine::search(grid, &options, cancel)
+    } else {
+        any_size::search(grid, &options, cancel)
+    };
+    SolveReport {
+        outcome: search.outcome,
+        guesses: search.guesses,
+        elapsed: started.elapsed(),
+    }
+}
+
+/// The any-size engine on any grid, so tests can hold the 9×9 engine against it.
+#[cfg(test)]
+pub(crate) fn solve_with_any_size_engine(grid: &Grid, options: &SolveOptions) -> Outcome {
+    any_size::search(grid, options, &Cancellation::none()).outcome
+}
