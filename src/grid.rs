@@ -31,7 +31,7 @@ pub enum GridError {
     },
     /// A character that is neither a digit, a letter for 10 and up, nor a blank.
     #[error(
-        "invalid symbol {symbol:?} at row {row}, column {col} (0-based); use 1-9, A-Z for 10 and up, and 0 or . for blanks"
+        "invalid symbol {symbol:?} at row {row}, column {col} (0-based); use 1-9, A-P for 10 to 25, and 0 or . for blanks"
     )]
     Symbol {
         /// The offending character.
@@ -101,30 +101,31 @@ impl Grid {
     /// Parses the string notation: N² symbols, `0` or `.` for blanks, `1`-`9` then
     /// `A`.. (case-insensitive) for 10 and up; whitespace anywhere is ignored.
     pub fn parse_symbols(text: &str) -> Result<Grid, GridError> {
-        let symbols: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let symbols = || text.chars().filter(|c| !c.is_whitespace());
+        let found = if text.is_ascii() {
+            // Byte count for the common ASCII input: Unicode whitespace cannot occur.
+            text.bytes().filter(|b| !b.is_ascii_whitespace()).count()
+        } else {
+            symbols().count()
+        };
         let size = SUPPORTED_SIZES
             .into_iter()
-            .find(|n| n * n == symbols.len())
-            .ok_or(GridError::Length {
-                found: symbols.len(),
-            })?;
-        let cells = symbols
-            .iter()
-            .enumerate()
-            .map(|(index, &symbol)| {
-                let (row, col) = (index / size, index % size);
-                let value = symbol_value(symbol).ok_or(GridError::Symbol { symbol, row, col })?;
-                if usize::from(value) > size {
-                    return Err(GridError::ValueOutOfRange {
-                        value: i64::from(value),
-                        row,
-                        col,
-                        size,
-                    });
-                }
-                Ok(value)
-            })
-            .collect::<Result<Vec<u8>, GridError>>()?;
+            .find(|n| n * n == found)
+            .ok_or(GridError::Length { found })?;
+        let mut cells = Vec::with_capacity(found);
+        for (index, symbol) in symbols().enumerate() {
+            let (row, col) = (index / size, index % size);
+            let value = symbol_value(symbol).ok_or(GridError::Symbol { symbol, row, col })?;
+            if usize::from(value) > size {
+                return Err(GridError::ValueOutOfRange {
+                    value: i64::from(value),
+                    row,
+                    col,
+                    size,
+                });
+            }
+            cells.push(value);
+        }
         Ok(Grid { size, cells })
     }
 
@@ -229,13 +230,13 @@ pub(crate) fn box_side(size: usize) -> usize {
     }
 }
 
-/// The value a symbol stands for: blanks are 0, `1`-`9`, then `A`=10 up to `Z`=35.
+/// The value a symbol stands for: blanks are 0, `1`-`9`, then `A`=10 up to `P`=25.
 /// Values above the grid's size are rejected by the caller, so it can name them.
 fn symbol_value(symbol: char) -> Option<u8> {
     match symbol {
         '0' | '.' => Some(0),
         '1'..='9' => Some(symbol as u8 - b'0'),
-        'a'..='z' | 'A'..='Z' => Some(symbol.to_ascii_uppercase() as u8 - b'A' + 10),
+        'a'..='p' | 'A'..='P' => Some(symbol.to_ascii_uppercase() as u8 - b'A' + 10),
         _ => None,
     }
 }

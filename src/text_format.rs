@@ -84,7 +84,7 @@ pub fn format_grid(grid: &Grid, layout: Layout) -> String {
 pub fn puzzle_lines(input: &str) -> impl Iterator<Item = PuzzleLine<'_>> {
     content_lines(input).map(|(number, line)| PuzzleLine {
         number,
-        puzzle: line.split(FIELD_SEPARATORS).next().unwrap_or(""),
+        puzzle: line.find(FIELD_SEPARATORS).map_or(line, |end| &line[..end]),
     })
 }
 
