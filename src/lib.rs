@@ -10,9 +10,23 @@
 //! - [`text_format`]: the plain-text layouts of the command line (Baekjoon blocks, one
 //!   puzzle per line).
 //! - [`cli`]: the `solve` and `validate` subcommands.
+//!
+//! The service is a layer on top, and the domain knows nothing of it:
+//!
+//! - [`http`]: the HTTP/JSON API as an axum `Router`: routes, errors as RFC 9457 problems,
+//!   the bounded solver pool, metrics, and the middleware around it all.
+//! - [`server`]: serving that router on a listener, and draining it on SIGTERM or SIGINT.
+//! - [`config`]: the `serve` flags and the environment variables they read.
+//! - [`telemetry`]: logging, as text or JSON.
+//! - [`healthcheck`]: the `healthcheck` subcommand, the container's probe.
 
 pub mod cli;
+pub mod config;
 pub mod grid;
+pub mod healthcheck;
+pub mod http;
+pub mod server;
 pub mod solver;
+pub mod telemetry;
 pub mod text_format;
 pub mod validate;

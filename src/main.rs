@@ -6,17 +6,35 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use sudoku_service::cli::{self, SolveArgs, Status};
+use sudoku_service::config::ServeConfig;
+use sudoku_service::healthcheck::{self, HealthcheckArgs};
+use sudoku_service::{server, telemetry};
 
 /// A fast Sudoku solver: an HTTP/JSON service, and a command line for puzzle files.
+///
+/// Without a command it runs the service, configured by the flags below or their
+/// environment variables.
 #[derive(Debug, Parser)]
-#[command(name = "sudoku-service", version, about)]
+#[command(
+    name = "sudoku-service",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    // `serve`'s flags also work without the word `serve`, since it is the default command.
+    #[command(flatten)]
+    serve: ServeConfig,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the HTTP/JSON service (the default command).
+    Serve(ServeConfig),
+    /// Exit 0 when the service's /healthz answers 200, else 1 (a HEALTHCHECK without curl).
+    Healthcheck(HealthcheckArgs),
     /// Solve the puzzles on stdin: a Baekjoon 2239/2580 block, or one puzzle per line.
     Solve(SolveArgs),
     /// Check the grids on stdin against the rules and print each verdict.
@@ -35,14 +53,37 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<Status> {
-    let mut out = io::stdout().lock();
-    let mut err = io::stderr().lock();
-    let status = match cli.command {
-        Command::Solve(args) => cli::solve(&args, &read_stdin()?, &mut out, &mut err)?,
-        Command::Validate => cli::validate_input(&read_stdin()?, &mut out, &mut err)?,
+    let status = match cli.command.unwrap_or(Command::Serve(cli.serve)) {
+        Command::Serve(config) => serve(config)?,
+        Command::Healthcheck(args) => {
+            healthcheck::check(&args.url()).context("unhealthy")?;
+            println!("healthy");
+            Status::Success
+        }
+        // Locked per command: the server's log writer needs stdout from other threads.
+        Command::Solve(args) => cli::solve(
+            &args,
+            &read_stdin()?,
+            &mut io::stdout().lock(),
+            &mut io::stderr().lock(),
+        )?,
+        Command::Validate => cli::validate_input(
+            &read_stdin()?,
+            &mut io::stdout().lock(),
+            &mut io::stderr().lock(),
+        )?,
     };
-    out.flush()?;
+    io::stdout().flush()?;
     Ok(status)
+}
+
+/// Runs the service until SIGTERM or SIGINT; a drained shutdown is a success.
+fn serve(config: ServeConfig) -> anyhow::Result<Status> {
+    telemetry::init(config.log_format, &config.log_filter)?;
+    // The runtime exists only for `serve`; the command line needs none.
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(server::serve(config))?;
+    Ok(Status::Success)
 }
 
 fn read_stdin() -> anyhow::Result<String> {

@@ -128,7 +128,7 @@ fn lone_in_row(cells: u32) -> u32 {
 /// The cells of a band's box `index` (0..3, left to right).
 #[inline]
 fn box_cells(index: u32) -> u32 {
-    0o7 * COLUMN << (3 * index)
+    (0o7 * COLUMN) << (3 * index)
 }
 
 /// The search state: candidates per band and digit, what propagation last saw of them,
@@ -141,6 +141,8 @@ struct Board {
     seen: [[u32; 9]; 3],
     /// The cells of each band with no digit yet.
     open: [u32; 3],
+    /// Digits whose candidates changed since their columns were last counted: bit `digit`.
+    columns_to_count: u32,
 }
 
 impl Board {
@@ -149,6 +151,7 @@ impl Board {
             candidates: [[BAND; 9]; 3],
             seen: [[0; 9]; 3],
             open: [BAND; 3],
+            columns_to_count: ROW,
         }
     }
 
@@ -163,7 +166,7 @@ impl Board {
         }
         let peers = ROW << (row * 9) | box_cells(col / 3);
         let cells = &mut self.candidates[band][digit];
-        *cells = *cells & !peers | bit;
+        *cells = (*cells & !peers) | bit;
         self.candidates[(band + 1) % 3][digit] &= !(COLUMN << col);
         self.candidates[(band + 2) % 3][digit] &= !(COLUMN << col);
         self.open[band] &= !bit;
@@ -187,12 +190,12 @@ impl Board {
                 Some(false) => {}
                 None => return false,
             }
-            match self.column_singles() {
+            match self.naked_singles() {
                 Some(true) => continue,
                 Some(false) => {}
                 None => return false,
             }
-            match self.naked_singles() {
+            match self.column_singles() {
                 Some(true) => continue,
                 Some(false) => return true,
                 None => return false,
@@ -213,6 +216,7 @@ impl Board {
                     u32::from(self.candidates[band][digit] != self.seen[band][digit]) << digit;
             }
             changed_any |= changed != 0;
+            self.columns_to_count |= changed;
             while changed != 0 {
                 let digit = changed.trailing_zeros() as usize;
                 changed &= changed - 1;
@@ -240,7 +244,9 @@ impl Board {
     /// `None` when a column has no cell left for a digit.
     fn column_singles(&mut self) -> Option<bool> {
         let mut placed_any = false;
-        for digit in 0..9 {
+        while self.columns_to_count != 0 {
+            let digit = self.columns_to_count.trailing_zeros() as usize;
+            self.columns_to_count &= self.columns_to_count - 1;
             // Bit-parallel count of each column's cells over the nine rows.
             let (mut once, mut twice) = (0u32, 0u32);
             for band in 0..3 {
@@ -342,7 +348,7 @@ impl Board {
     }
 
     /// The grid's cells, row-major, `0` where no digit is placed.
-    fn to_cells(&self) -> Vec<u8> {
+    fn digits(&self) -> Vec<u8> {
         let mut cells = vec![0; 81];
         for (band, digits) in self.candidates.iter().enumerate() {
             for (digit, &candidates) in digits.iter().enumerate() {
@@ -442,7 +448,7 @@ impl Engine<'_> {
     fn record_solution(&mut self, board: &Board) -> Flow {
         self.count += 1;
         if self.first.is_none() {
-            self.first = Some(board.to_cells());
+            self.first = Some(board.digits());
         }
         if self.count >= self.limit {
             Flow::Stop

@@ -1,0 +1,182 @@
+//! The JSON shapes of requests and responses, and the two grid notations: a grid comes in
+//! as a string or as rows, and its answer goes out in the same notation.
+
+use std::fmt;
+use std::num::NonZeroU64;
+
+use serde::de::{self, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::grid::{Grid, GridError};
+use crate::solver::Order;
+use crate::validate::Validation;
+
+/// A grid as a request gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GridInput {
+    /// N² symbols, `0` or `.` blank, whitespace ignored.
+    Symbols(String),
+    /// N rows of N numbers, `0` or `null` blank.
+    Rows(Vec<Vec<Option<i64>>>),
+}
+
+/// A grid as a response gives it, in the notation of the request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum GridOutput {
+    /// One line of N² symbols, `.` blank.
+    Symbols(String),
+    /// N rows of N numbers, `0` blank.
+    Rows(Vec<Vec<u8>>),
+}
+
+impl GridInput {
+    /// Reads the grid, checking its shape and values (not the rules).
+    pub fn parse(&self) -> Result<Grid, GridError> {
+        match self {
+            Self::Symbols(text) => Grid::parse_symbols(text),
+            Self::Rows(rows) => Grid::from_rows(rows),
+        }
+    }
+
+    /// Writes `grid` in the notation this input used.
+    pub fn render(&self, grid: &Grid) -> GridOutput {
+        match self {
+            Self::Symbols(_) => GridOutput::Symbols(grid.to_symbols()),
+            Self::Rows(_) => GridOutput::Rows(grid.to_rows()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for GridInput {
+    /// Tells the notations apart by JSON type, so a wrong type gets an error that names both
+    /// (serde's untagged enums only say that no variant matched).
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(GridVisitor)
+    }
+}
+
+struct GridVisitor;
+
+impl<'de> Visitor<'de> for GridVisitor {
+    type Value = GridInput;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("a grid: a string of N² symbols, or an array of N rows of N numbers")
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<GridInput, E> {
+        Ok(GridInput::Symbols(text.to_owned()))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<GridInput, A::Error> {
+        let mut rows = Vec::new();
+        while let Some(row) = seq.next_element()? {
+            rows.push(row);
+        }
+        Ok(GridInput::Rows(rows))
+    }
+}
+
+/// Which solution to return, as the API spells it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OrderChoice {
+    /// Whichever solution the solver meets first.
+    #[default]
+    Fastest,
+    /// The smallest solution read row by row.
+    Lexicographic,
+}
+
+impl From<OrderChoice> for Order {
+    fn from(choice: OrderChoice) -> Order {
+        match choice {
+            OrderChoice::Fastest => Order::Fastest,
+            OrderChoice::Lexicographic => Order::Lexicographic,
+        }
+    }
+}
+
+/// The body of `POST /solve`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolveRequest {
+    /// The puzzle.
+    pub grid: GridInput,
+    /// Also decide whether the solution is the only one.
+    #[serde(default)]
+    pub unique: bool,
+    /// Which solution to return when there are several.
+    #[serde(default)]
+    pub order: OrderChoice,
+    /// A time limit below the server's, in milliseconds.
+    pub timeout_ms: Option<NonZeroU64>,
+}
+
+/// The body of `POST /validate`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValidateRequest {
+    /// The grid to check; blanks are allowed.
+    pub grid: GridInput,
+    /// Also run the solver and report `solvable` and `unique`.
+    #[serde(default)]
+    pub solvable: bool,
+}
+
+/// The answer of `POST /solve`.
+#[derive(Debug, Serialize)]
+pub struct SolveResponse {
+    /// The solution, in the request's notation.
+    pub solution: GridOutput,
+    /// Whether the solution is the only one; present only when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unique: Option<bool>,
+    /// What the solve cost.
+    pub stats: SolveStats,
+}
+
+/// What a solve cost.
+#[derive(Debug, Serialize)]
+pub struct SolveStats {
+    /// Time spent in the solver, in microseconds.
+    pub elapsed_us: u128,
+    /// Branches taken on values that propagation could not deduce.
+    pub guesses: u64,
+}
+
+/// The answer of `POST /validate`.
+#[derive(Debug, Serialize)]
+pub struct ValidateResponse {
+    /// The verdict on the rules.
+    #[serde(flatten)]
+    pub verdict: Validation,
+    /// Whether a solution exists; present only when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solvable: Option<bool>,
+    /// Whether exactly one solution exists; present only when `solvable` was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unique: Option<bool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_notation_is_told_by_json_type() {
+        let text: GridInput = serde_json::from_str(r#""1234""#).unwrap();
+        assert_eq!(text, GridInput::Symbols("1234".into()));
+        let rows: GridInput = serde_json::from_str("[[1, null], [0, 2]]").unwrap();
+        assert_eq!(
+            rows,
+            GridInput::Rows(vec![vec![Some(1), None], vec![Some(0), Some(2)]])
+        );
+        let error = serde_json::from_str::<GridInput>("5").unwrap_err();
+        assert!(
+            error.to_string().contains("a string of N² symbols"),
+            "{error}"
+        );
+    }
+}

@@ -1,0 +1,81 @@
+//! The JSON body extractor: axum's `Json`, with every rejection turned into an
+//! [`ApiError`] and the body required to be a JSON object.
+
+use std::error::Error as _;
+use std::fmt;
+use std::marker::PhantomData;
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{DeserializeOwned, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+
+use super::AppState;
+use super::problem::ApiError;
+
+/// A request body read as JSON into `T`; failures answer in the API's error format.
+#[derive(Debug)]
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        match Json::<Object<T>>::from_request(request, state).await {
+            Ok(Json(Object(value))) => Ok(ApiJson(value)),
+            Err(rejection) => Err(rejection_to_problem(
+                rejection,
+                state.limits().body_limit_bytes,
+            )),
+        }
+    }
+}
+
+/// Maps axum's rejection by its status, so a rejection kind added by a later axum still
+/// lands in the right class.
+fn rejection_to_problem(rejection: JsonRejection, body_limit_bytes: usize) -> ApiError {
+    match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge {
+            limit: body_limit_bytes,
+        },
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::UnsupportedMediaType,
+        StatusCode::UNPROCESSABLE_ENTITY => ApiError::InvalidRequest(serde_message(&rejection)),
+        // Syntax errors and bodies that could not be read at all.
+        _ => ApiError::InvalidJson(serde_message(&rejection)),
+    }
+}
+
+/// serde's own message (`grid: invalid type: …`, with the path to the culprit), without
+/// the generic sentence axum puts in front of it.
+fn serde_message(rejection: &JsonRejection) -> String {
+    rejection
+        .source()
+        .map_or_else(|| rejection.body_text(), ToString::to_string)
+}
+
+/// `T` read from a JSON object only. serde's derived structs also accept an array of
+/// their fields in order, which would make `["53..7…"]` a valid solve request.
+struct Object<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(ObjectVisitor(PhantomData))
+    }
+}
+
+struct ObjectVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
+    type Value = Object<T>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Object<T>, A::Error> {
+        T::deserialize(MapAccessDeserializer::new(map)).map(Object)
+    }
+}

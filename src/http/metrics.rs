@@ -1,0 +1,157 @@
+//! Prometheus metrics: requests by route and status, solves by outcome, and the solver
+//! pool's occupancy.
+//!
+//! Each [`Metrics`] owns its own recorder instead of installing a process-wide one, so
+//! every server (and every test) counts only its own traffic.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use metrics::{Gauge, Unit};
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
+
+const REQUESTS: &str = "sudoku_http_requests_total";
+const REQUEST_DURATION: &str = "sudoku_http_request_duration_seconds";
+const SOLVES: &str = "sudoku_solves_total";
+const SOLVE_DURATION: &str = "sudoku_solve_duration_seconds";
+const SLOTS: &str = "sudoku_solver_slots";
+const SLOTS_IN_USE: &str = "sudoku_solver_slots_in_use";
+const QUEUE_DEPTH: &str = "sudoku_solver_queue_depth";
+
+/// Histogram buckets in seconds: from an easy 9×9 (well under a millisecond) up to the
+/// longest time limits a server is likely to be given.
+const DURATION_BUCKETS: [f64; 14] = [
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 2.5, 10.0,
+];
+
+/// How a solve on the pool ended, as the `outcome` label says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolveOutcome {
+    /// A solution was found.
+    Solved,
+    /// No solution exists.
+    Unsolvable,
+    /// The time limit passed first.
+    TimedOut,
+    /// The client went away and the solve was stopped.
+    Abandoned,
+}
+
+impl SolveOutcome {
+    fn label(self) -> &'static str {
+        match self {
+            Self::Solved => "solved",
+            Self::Unsolvable => "unsolvable",
+            Self::TimedOut => "timed_out",
+            Self::Abandoned => "abandoned",
+        }
+    }
+}
+
+/// The service's metrics and their Prometheus rendering; cheap to clone.
+#[derive(Clone)]
+pub struct Metrics {
+    recorder: Arc<PrometheusRecorder>,
+    handle: PrometheusHandle,
+}
+
+impl Metrics {
+    /// A fresh set of metrics for a pool of `solver_slots` solvers.
+    pub fn new(solver_slots: usize) -> Self {
+        let recorder = PrometheusBuilder::new()
+            .set_buckets(&DURATION_BUCKETS)
+            .expect("the bucket list is not empty")
+            .build_recorder();
+        let metrics = Metrics {
+            handle: recorder.handle(),
+            recorder: Arc::new(recorder),
+        };
+        metrics.with_recorder(|| {
+            metrics::describe_counter!(REQUESTS, "HTTP requests answered, by route and status");
+            metrics::describe_histogram!(
+                REQUEST_DURATION,
+                Unit::Seconds,
+                "Time to answer an HTTP request, by route and status"
+            );
+            metrics::describe_counter!(SOLVES, "Solver runs, by outcome");
+            metrics::describe_histogram!(
+                SOLVE_DURATION,
+                Unit::Seconds,
+                "Time spent in the solver, by outcome"
+            );
+            metrics::describe_gauge!(SLOTS, "Solves that may run at once");
+            metrics::describe_gauge!(SLOTS_IN_USE, "Solves running now");
+            metrics::describe_gauge!(QUEUE_DEPTH, "Solve requests waiting for a solver");
+            // Gauges are set up front so a scrape shows them before the first solve.
+            metrics::gauge!(SLOTS).set(solver_slots as f64);
+            metrics::gauge!(SLOTS_IN_USE).set(0.0);
+            metrics::gauge!(QUEUE_DEPTH).set(0.0);
+        });
+        metrics.handle.run_upkeep();
+        metrics
+    }
+
+    /// Runs `record` with this set's recorder as the one the `metrics` macros use.
+    fn with_recorder<T>(&self, record: impl FnOnce() -> T) -> T {
+        metrics::with_local_recorder(self.recorder.as_ref(), record)
+    }
+
+    /// Counts one answered request and how long it took.
+    pub fn observe_request(&self, route: &str, status: StatusCode, elapsed: Duration) {
+        let labels = [
+            ("route", route.to_owned()),
+            ("status", status.as_u16().to_string()),
+        ];
+        self.with_recorder(|| {
+            metrics::counter!(REQUESTS, &labels).increment(1);
+            metrics::histogram!(REQUEST_DURATION, &labels).record(elapsed);
+        });
+    }
+
+    /// Counts one solver run and how long it took.
+    pub fn observe_solve(&self, outcome: SolveOutcome, elapsed: Duration) {
+        let labels = [("outcome", outcome.label())];
+        self.with_recorder(|| {
+            metrics::counter!(SOLVES, &labels).increment(1);
+            metrics::histogram!(SOLVE_DURATION, &labels).record(elapsed);
+        });
+    }
+
+    /// The gauge of solves running now.
+    pub fn slots_in_use(&self) -> Gauge {
+        self.with_recorder(|| metrics::gauge!(SLOTS_IN_USE))
+    }
+
+    /// The gauge of solve requests waiting for a solver.
+    pub fn queue_depth(&self) -> Gauge {
+        self.with_recorder(|| metrics::gauge!(QUEUE_DEPTH))
+    }
+
+    /// Everything in the Prometheus text exposition format.
+    pub fn render(&self) -> String {
+        self.handle.render()
+    }
+
+    /// Folds recorded samples into the histograms, so memory stays flat between scrapes.
+    pub fn run_upkeep(&self) {
+        self.handle.run_upkeep();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_sets_of_metrics_count_separately() {
+        let (first, second) = (Metrics::new(2), Metrics::new(2));
+        first.observe_solve(SolveOutcome::Solved, Duration::from_millis(1));
+        assert!(
+            first
+                .render()
+                .contains(r#"sudoku_solves_total{outcome="solved"} 1"#)
+        );
+        assert!(!second.render().contains("sudoku_solves_total{"));
+    }
+}

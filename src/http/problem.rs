@@ -1,0 +1,197 @@
+//! Every way a request can fail, and how each failure is written: an RFC 9457
+//! `application/problem+json` body with a stable machine-readable `code`.
+//!
+//! Handlers, extractors, fallbacks and the panic catcher all end in an [`ApiError`], so no
+//! error leaves the server as plain text or an empty body.
+
+use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
+use axum::http::{HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::grid::GridError;
+use crate::validate::Conflict;
+
+/// The media type of every error body (RFC 9457).
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// A failed request; its `Display` is the problem's `detail`.
+#[derive(Debug, Error)]
+pub enum ApiError {
+    /// The body is not JSON at all.
+    #[error("{0}")]
+    InvalidJson(String),
+    /// The body is JSON of the wrong shape: a missing or unknown field, a bad option value.
+    #[error("{0}")]
+    InvalidRequest(String),
+    /// The grid is malformed: its length, a symbol, a value or a row.
+    #[error(transparent)]
+    InvalidGrid(#[from] GridError),
+    /// The givens break a rule, so the grid cannot be solved.
+    #[error("the givens break the rules in {} place(s); see `conflicts`", .0.len())]
+    ConflictingGivens(Vec<Conflict>),
+    /// The grid follows the rules but has no solution.
+    #[error("the grid has no solution")]
+    Unsolvable,
+    /// The solver did not finish within the request's time limit.
+    #[error("the solver did not finish within {timeout_ms} ms")]
+    SolveTimeout {
+        /// The limit that applied, in milliseconds.
+        timeout_ms: u128,
+    },
+    /// Every solver is busy and the wait queue is full.
+    #[error("every solver is busy and the wait queue is full; retry in {retry_after_secs} s")]
+    Overloaded {
+        /// How long the client should wait before retrying.
+        retry_after_secs: u64,
+    },
+    /// The request body is larger than the server accepts.
+    #[error("the request body is larger than the limit of {limit} bytes")]
+    PayloadTooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// The request did not say it carries JSON.
+    #[error("expected a JSON body with `Content-Type: application/json`")]
+    UnsupportedMediaType,
+    /// No route has this path.
+    #[error("no such endpoint: {path}")]
+    NotFound {
+        /// The path that was asked for.
+        path: String,
+    },
+    /// The path exists but not for this method.
+    #[error("{method} is not allowed on {path}; the Allow header lists what is")]
+    MethodNotAllowed {
+        /// The method that was used.
+        method: Method,
+        /// The path that was asked for.
+        path: String,
+    },
+    /// The server is shutting down and takes no new work.
+    #[error("the server is shutting down")]
+    Draining,
+    /// A bug; the cause is logged, never sent.
+    #[error("the server hit an unexpected error; it has been logged")]
+    Internal {
+        /// What went wrong, for the log only.
+        cause: String,
+    },
+}
+
+impl ApiError {
+    /// The HTTP status, the stable `code` and the short `title` of this kind of problem.
+    fn classify(&self) -> (StatusCode, &'static str, &'static str) {
+        match self {
+            Self::InvalidJson(_) => (StatusCode::BAD_REQUEST, "invalid_json", "Invalid JSON"),
+            Self::InvalidRequest(_) => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_request",
+                "Invalid request",
+            ),
+            Self::InvalidGrid(_) => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_grid",
+                "Invalid grid",
+            ),
+            Self::ConflictingGivens(_) => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "conflicting_givens",
+                "Conflicting givens",
+            ),
+            Self::Unsolvable => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unsolvable",
+                "Unsolvable grid",
+            ),
+            Self::SolveTimeout { .. } => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "solve_timeout",
+                "Solve timed out",
+            ),
+            Self::Overloaded { .. } => {
+                (StatusCode::SERVICE_UNAVAILABLE, "overloaded", "Overloaded")
+            }
+            Self::PayloadTooLarge { .. } => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                "Payload too large",
+            ),
+            Self::UnsupportedMediaType => (
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "Unsupported media type",
+            ),
+            Self::NotFound { .. } => (StatusCode::NOT_FOUND, "not_found", "Not found"),
+            Self::MethodNotAllowed { .. } => (
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "Method not allowed",
+            ),
+            Self::Draining => (StatusCode::SERVICE_UNAVAILABLE, "draining", "Draining"),
+            Self::Internal { .. } => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "Internal error",
+            ),
+        }
+    }
+}
+
+/// The body of an error response (RFC 9457 members plus `code` and `conflicts`).
+#[derive(Serialize)]
+struct ProblemDetails<'a> {
+    #[serde(rename = "type")]
+    kind: String,
+    title: &'static str,
+    status: u16,
+    detail: String,
+    code: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conflicts: Option<&'a [Conflict]>,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let Self::Internal { cause } = &self {
+            tracing::error!(%cause, "internal error");
+        }
+        let (status, code, title) = self.classify();
+        let problem = ProblemDetails {
+            // A URN rather than a URL: it names the problem type without promising a page.
+            kind: format!("urn:sudoku-service:problem:{code}"),
+            title,
+            status: status.as_u16(),
+            detail: self.to_string(),
+            code,
+            conflicts: match &self {
+                Self::ConflictingGivens(conflicts) => Some(conflicts),
+                _ => None,
+            },
+        };
+        let mut response = (status, axum::Json(problem)).into_response();
+        let headers = response.headers_mut();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        if let Self::Overloaded { retry_after_secs } = self {
+            headers.insert(RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        }
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_errors_keep_their_cause_out_of_the_response() {
+        let error = ApiError::Internal {
+            cause: "secret database password".into(),
+        };
+        assert!(!error.to_string().contains("secret"));
+        let response = error.into_response();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(response.headers()[CONTENT_TYPE], PROBLEM_JSON);
+    }
+}

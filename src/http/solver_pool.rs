@@ -1,0 +1,192 @@
+//! Running solves safely: off the async workers, a bounded number at a time, behind a
+//! bounded wait queue, and never for longer than the request is willing to wait.
+//!
+//! Two semaphores keep the limits. `admission` holds one permit per solver plus one per
+//! queue place; a request that cannot take one at once is turned away with 503
+//! `overloaded`. `slots` holds one permit per solver; its permit is moved into the
+//! blocking closure, so a slot frees only when the solver thread itself is done, even if
+//! the request was answered (timeout) or abandoned (client gone) before that.
+//!
+//! The solver polls a [`Cancellation`] with the request's deadline and a flag that a drop
+//! guard raises when the handler's future is dropped, so a timed-out or abandoned solve
+//! stops burning CPU within milliseconds.
+
+use std::num::NonZeroU64;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use metrics::Gauge;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tracing::Span;
+
+use super::Limits;
+use super::metrics::{Metrics, SolveOutcome};
+use super::problem::ApiError;
+use crate::grid::Grid;
+use crate::solver::{self, Cancellation, Outcome, SolveOptions, SolveReport};
+
+/// A solve that finished within its time limit and found a solution.
+#[derive(Debug)]
+pub struct Solved {
+    /// The first solution in the requested order.
+    pub solution: Grid,
+    /// Solutions found, up to the requested limit.
+    pub count: u64,
+    /// Branches the solver took on guesses.
+    pub guesses: u64,
+    /// Time spent in the solver.
+    pub elapsed: Duration,
+}
+
+/// The bounded pool of solver threads that every solving request goes through.
+#[derive(Clone)]
+pub struct SolverPool {
+    admission: Arc<Semaphore>,
+    slots: Arc<Semaphore>,
+    solve_timeout: Duration,
+    metrics: Metrics,
+}
+
+impl SolverPool {
+    /// A pool with the concurrency, queue length and time limit of `limits`.
+    pub fn new(limits: &Limits, metrics: Metrics) -> Self {
+        let solvers = limits.solver_concurrency.get();
+        SolverPool {
+            admission: Arc::new(Semaphore::new(solvers + limits.queue_length)),
+            slots: Arc::new(Semaphore::new(solvers)),
+            solve_timeout: limits.solve_timeout,
+            metrics,
+        }
+    }
+
+    /// Solves `grid`, within the server's time limit or the lower `timeout_ms` a request
+    /// asked for; `Ok(None)` means the grid has no solution.
+    ///
+    /// The time limit covers the wait for a solver as well as the solve, so a request
+    /// never waits longer than it asked for.
+    pub async fn solve(
+        &self,
+        grid: Grid,
+        options: SolveOptions,
+        timeout_ms: Option<NonZeroU64>,
+    ) -> Result<Option<Solved>, ApiError> {
+        let timeout = timeout_ms.map_or(self.solve_timeout, |ms| {
+            Duration::from_millis(ms.get()).min(self.solve_timeout)
+        });
+        let deadline = Instant::now() + timeout;
+        let timed_out = ApiError::SolveTimeout {
+            timeout_ms: timeout.as_millis(),
+        };
+
+        let _admitted = Arc::clone(&self.admission)
+            .try_acquire_owned()
+            .map_err(|_| ApiError::Overloaded {
+                retry_after_secs: self.retry_after_secs(),
+            })?;
+        let slot = {
+            let _waiting = GaugeGuard::raise(self.metrics.queue_depth());
+            tokio::time::timeout_at(deadline.into(), Arc::clone(&self.slots).acquire_owned()).await
+        };
+        let slot = match slot {
+            Ok(permit) => permit.expect("the solver semaphore is never closed"),
+            Err(_elapsed) => return Err(timed_out),
+        };
+
+        let abandoned = Arc::new(AtomicBool::new(false));
+        // Raises the flag if this future is dropped (the client went away) mid-solve; after
+        // a finished solve raising it is harmless.
+        let _cancel_on_drop = CancelOnDrop(Arc::clone(&abandoned));
+        let cancel = Cancellation::none()
+            .with_deadline(deadline)
+            .with_flag(Arc::clone(&abandoned));
+        let metrics = self.metrics.clone();
+        let span = Span::current();
+        let report = tokio::task::spawn_blocking(move || {
+            // The permit lives in this closure, so the slot is taken until the thread is free.
+            let _slot = SlotInUse::take(slot, metrics.slots_in_use());
+            span.in_scope(|| {
+                let report = solver::solve(&grid, &options, &cancel);
+                let outcome = outcome_label(&report, abandoned.load(Ordering::Relaxed));
+                metrics.observe_solve(outcome, report.elapsed);
+                tracing::debug!(
+                    ?outcome,
+                    elapsed = ?report.elapsed,
+                    guesses = report.guesses,
+                    "solve finished"
+                );
+                report
+            })
+        })
+        .await
+        .map_err(|error| ApiError::Internal {
+            cause: format!("solver thread failed: {error}"),
+        })?;
+
+        match report.outcome {
+            Outcome::Solved { solution, count } => Ok(Some(Solved {
+                solution,
+                count,
+                guesses: report.guesses,
+                elapsed: report.elapsed,
+            })),
+            Outcome::Unsolvable => Ok(None),
+            Outcome::Cancelled => Err(timed_out),
+        }
+    }
+
+    /// A retry hint for turned-away requests: by then every running solve has hit its limit.
+    fn retry_after_secs(&self) -> u64 {
+        self.solve_timeout.as_secs_f64().ceil().max(1.0) as u64
+    }
+}
+
+/// How a solve ended, for the metrics.
+fn outcome_label(report: &SolveReport, abandoned: bool) -> SolveOutcome {
+    match report.outcome {
+        Outcome::Solved { .. } => SolveOutcome::Solved,
+        Outcome::Unsolvable => SolveOutcome::Unsolvable,
+        Outcome::Cancelled if abandoned => SolveOutcome::Abandoned,
+        Outcome::Cancelled => SolveOutcome::TimedOut,
+    }
+}
+
+/// Raises the cancel flag when dropped.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Adds one to a gauge for as long as it lives.
+struct GaugeGuard(Gauge);
+
+impl GaugeGuard {
+    fn raise(gauge: Gauge) -> Self {
+        gauge.increment(1.0);
+        GaugeGuard(gauge)
+    }
+}
+
+impl Drop for GaugeGuard {
+    fn drop(&mut self) {
+        self.0.decrement(1.0);
+    }
+}
+
+/// A solver slot held by a running solve, counted in the slots-in-use gauge.
+struct SlotInUse {
+    _permit: OwnedSemaphorePermit,
+    _counted: GaugeGuard,
+}
+
+impl SlotInUse {
+    fn take(permit: OwnedSemaphorePermit, in_use: Gauge) -> Self {
+        SlotInUse {
+            _permit: permit,
+            _counted: GaugeGuard::raise(in_use),
+        }
+    }
+}

@@ -1,0 +1,318 @@
+//! The error table: every status and `code`, always as problem+json, and a sweep of
+//! malformed requests that must each get the right answer and leave the server serving.
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use axum::routing;
+use serde_json::json;
+use sudoku_service::http::{Metrics, with_layers};
+
+use crate::helpers::{app, assert_problem, get, limits, post_json, post_raw, send, spawn_app};
+
+/// A malformed request body, and the status and code it must get.
+struct Case {
+    what: &'static str,
+    content_type: &'static str,
+    body: Vec<u8>,
+    status: StatusCode,
+    code: &'static str,
+}
+
+fn case(
+    what: &'static str,
+    body: impl Into<Vec<u8>>,
+    status: StatusCode,
+    code: &'static str,
+) -> Case {
+    Case {
+        what,
+        content_type: "application/json",
+        body: body.into(),
+        status,
+        code,
+    }
+}
+
+/// Every kind of bad input the sweep sends to `/solve`.
+fn malformed_requests() -> Vec<Case> {
+    use StatusCode as S;
+    let ten_megabytes = format!(r#"{{"grid":"{}"}}"#, ".".repeat(10 * 1024 * 1024));
+    let deeply_nested = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let nested_grid = format!(r#"{{"grid":{}{}}}"#, "[".repeat(5_000), "]".repeat(5_000));
+    vec![
+        case("an empty body", "", S::BAD_REQUEST, "invalid_json"),
+        case(
+            "a JSON syntax error",
+            r#"{"grid": "#,
+            S::BAD_REQUEST,
+            "invalid_json",
+        ),
+        case(
+            "not JSON at all",
+            "grid=53..7",
+            S::BAD_REQUEST,
+            "invalid_json",
+        ),
+        case(
+            "invalid UTF-8",
+            b"{\"grid\": \"\xff\xfe\"}".to_vec(),
+            S::BAD_REQUEST,
+            "invalid_json",
+        ),
+        case(
+            "a JSON array",
+            r#"["53..7"]"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "JSON null",
+            "null",
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "no grid",
+            r#"{"unique": true}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "a number as grid",
+            r#"{"grid": 5}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "an object as grid",
+            r#"{"grid": {}}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "a string cell in rows",
+            r#"{"grid": [["1"]]}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "a fraction in rows",
+            r#"{"grid": [[1.5]]}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "a string for unique",
+            r#"{"grid": "", "unique": "yes"}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "an unknown order",
+            r#"{"grid": "", "order": "random"}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "a zero timeout",
+            r#"{"grid": "", "timeout_ms": 0}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "a negative timeout",
+            r#"{"grid": "", "timeout_ms": -5}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "an unknown field",
+            r#"{"grid": "", "grid_size": 9}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "deeply nested arrays",
+            deeply_nested,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "a deeply nested grid",
+            nested_grid,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "a grid of the wrong length",
+            r#"{"grid": "123456789"}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_grid",
+        ),
+        case(
+            "an empty string grid",
+            r#"{"grid": ""}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_grid",
+        ),
+        case(
+            "a bad symbol",
+            r#"{"grid": "12x4............"}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_grid",
+        ),
+        case(
+            "a letter too big for 9×9",
+            format!(r#"{{"grid": "A{}"}}"#, ".".repeat(80)),
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_grid",
+        ),
+        case(
+            "a value out of range",
+            r#"{"grid": [[1,2,3,4],[0,0,0,0],[0,0,0,0],[0,0,0,5]]}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_grid",
+        ),
+        case(
+            "a negative value",
+            r#"{"grid": [[-1,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_grid",
+        ),
+        case(
+            "rows of different lengths",
+            r#"{"grid": [[1,2,3,4],[0,0,0],[0,0,0,0],[0,0,0,0]]}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_grid",
+        ),
+        case(
+            "no rows",
+            r#"{"grid": []}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_grid",
+        ),
+        case(
+            "a 10 MB body",
+            ten_megabytes,
+            S::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+        ),
+        Case {
+            what: "a body that is not declared JSON",
+            content_type: "text/plain",
+            body: br#"{"grid": "................"}"#.to_vec(),
+            status: S::UNSUPPORTED_MEDIA_TYPE,
+            code: "unsupported_media_type",
+        },
+    ]
+}
+
+#[tokio::test]
+async fn every_malformed_request_gets_its_status_and_code_through_the_router() {
+    let app = app();
+    for case in malformed_requests() {
+        let answer = post_raw(&app, "/solve", case.content_type, case.body).await;
+        assert_eq!(
+            answer.status,
+            case.status,
+            "{}: {}",
+            case.what,
+            answer.text()
+        );
+        assert_problem(&answer.headers, &answer.json(), case.status, case.code);
+    }
+}
+
+#[tokio::test]
+async fn the_real_server_answers_every_malformed_request_and_keeps_serving() {
+    let server = spawn_app(limits()).await;
+    for case in malformed_requests() {
+        let response = server
+            .client
+            .post(server.url("/validate"))
+            .header("content-type", case.content_type)
+            .body(case.body)
+            .send()
+            .await
+            .unwrap_or_else(|error| panic!("{}: {error}", case.what));
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(status, case.status, "{}: {body}", case.what);
+        assert_problem(&headers, &body, case.status, case.code);
+    }
+    let alive = server
+        .client
+        .get(server.url("/healthz"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(alive.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_body_over_the_configured_limit_is_413() {
+    let mut limits = limits();
+    limits.body_limit_bytes = 100;
+    let app = crate::helpers::app_with(limits);
+    let fits = json!({ "grid": ".".repeat(81) });
+    assert_eq!(
+        post_json(&app, "/solve", &fits).await.status,
+        StatusCode::OK
+    );
+    let too_big = json!({ "grid": ".".repeat(81), "order": "lexicographic" });
+    let problem = post_json(&app, "/solve", &too_big)
+        .await
+        .problem(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large");
+    assert!(problem["detail"].as_str().unwrap().contains("100 bytes"));
+}
+
+#[tokio::test]
+async fn an_unknown_path_is_404() {
+    let answer = get(&app(), "/solver").await;
+    let problem = answer.problem(StatusCode::NOT_FOUND, "not_found");
+    assert!(problem["detail"].as_str().unwrap().contains("/solver"));
+    post_json(&app(), "/", &json!({}))
+        .await
+        .problem(StatusCode::NOT_FOUND, "not_found");
+}
+
+#[tokio::test]
+async fn a_wrong_method_is_405_with_allow() {
+    let app = app();
+    for (method, path, allowed) in [
+        (Method::GET, "/solve", "POST"),
+        (Method::PUT, "/validate", "POST"),
+        (Method::POST, "/healthz", "GET,HEAD"),
+        (Method::DELETE, "/metrics", "GET,HEAD"),
+    ] {
+        let request = Request::builder()
+            .method(method.clone())
+            .uri(path)
+            .body(Body::empty())
+            .unwrap();
+        let answer = send(&app, request).await;
+        answer.problem(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed");
+        assert_eq!(answer.headers["allow"], allowed, "{method} {path}");
+    }
+}
+
+async fn panics() -> &'static str {
+    panic!("secret: the vault code is 1234")
+}
+
+#[tokio::test]
+async fn a_panic_is_500_internal_without_its_message_and_the_app_lives_on() {
+    let router: Router = with_layers(
+        Router::new()
+            .route("/panic", routing::get(panics))
+            .route("/fine", routing::get(|| async { "fine" })),
+        Metrics::new(1),
+        1024,
+    );
+    let answer = get(&router, "/panic").await;
+    let problem = answer.problem(StatusCode::INTERNAL_SERVER_ERROR, "internal");
+    assert!(!answer.text().contains("secret"), "{problem}");
+    assert_eq!(get(&router, "/fine").await.status, StatusCode::OK);
+}

@@ -1,0 +1,200 @@
+//! The solver pool against the real server: bounded concurrency, the wait queue, 503s at
+//! once when it is full, time limits that free the slot, and clients that go away.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use sudoku_service::grid::Grid;
+use sudoku_service::http::Limits;
+use sudoku_service::solver::{self, Cancellation, Outcome, SolveOptions};
+
+use crate::helpers::{
+    CLASSIC, CLASSIC_SOLUTION, GENEROUS_TIMEOUT, TestApp, assert_problem, busy_grid, limits,
+    one_solver, patterned_puzzle, spawn_app,
+};
+
+const IN_USE: &str = "sudoku_solver_slots_in_use";
+const QUEUED: &str = "sudoku_solver_queue_depth";
+
+/// Starts a solve of the busy grid that holds a solver until the request goes away.
+fn hold_a_solver(server: &TestApp) -> tokio::task::JoinHandle<reqwest::Result<reqwest::Response>> {
+    let request = server
+        .client
+        .post(server.url("/solve"))
+        .json(&json!({ "grid": busy_grid() }));
+    tokio::spawn(request.send())
+}
+
+async fn problem_of(response: reqwest::Response, status: StatusCode, code: &str) -> Value {
+    assert_eq!(response.status(), status);
+    let headers = response.headers().clone();
+    assert_problem(&headers, &response.json().await.unwrap(), status, code)
+}
+
+#[test]
+fn the_busy_grid_keeps_the_solver_busy_until_cancelled() {
+    let grid = Grid::parse_symbols(&busy_grid()).unwrap();
+    assert!(sudoku_service::validate::validate(&grid).valid);
+    let cancel = Cancellation::none()
+        .with_deadline(Instant::now() + Duration::from_millis(200))
+        .with_flag(Arc::new(AtomicBool::new(false)));
+    let report = solver::solve(&grid, &SolveOptions::default(), &cancel);
+    assert_eq!(report.outcome, Outcome::Cancelled);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_concurrent_solves_are_all_answered() {
+    // Two solvers and room for everyone else in the queue.
+    let server = spawn_app(Limits {
+        queue_length: 64,
+        ..limits()
+    })
+    .await;
+    let requests = (0..48).map(|i| {
+        let grid = if i % 2 == 0 {
+            CLASSIC.to_owned()
+        } else {
+            patterned_puzzle(16)
+        };
+        server
+            .client
+            .post(server.url("/solve"))
+            .json(&json!({ "grid": grid }))
+            .send()
+    });
+    let responses = join_all(requests).await;
+    for response in responses {
+        assert_eq!(response.unwrap().status(), StatusCode::OK);
+    }
+    assert_eq!(
+        server
+            .metric(r#"sudoku_solves_total{outcome="solved"}"#)
+            .await,
+        48.0
+    );
+}
+
+/// Awaits every future, concurrently, in order.
+async fn join_all<F>(futures: impl IntoIterator<Item = F>) -> Vec<F::Output>
+where
+    F: Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    let handles: Vec<_> = futures.into_iter().map(tokio::spawn).collect();
+    let mut outputs = Vec::with_capacity(handles.len());
+    for handle in handles {
+        outputs.push(handle.await.expect("the request task does not panic"));
+    }
+    outputs
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_solve_that_hits_its_limit_gets_503_and_frees_its_slot() {
+    let server = spawn_app(one_solver(0, Duration::from_millis(300))).await;
+    let timed_out = server.post("/solve", &json!({ "grid": busy_grid() })).await;
+    let problem = problem_of(timed_out, StatusCode::SERVICE_UNAVAILABLE, "solve_timeout").await;
+    assert!(problem["detail"].as_str().unwrap().contains("300 ms"));
+
+    // The only slot is free again: an easy request is solved, not turned away.
+    let easy = server.post("/solve", &json!({ "grid": CLASSIC })).await;
+    assert_eq!(easy.status(), StatusCode::OK);
+    assert_eq!(
+        easy.json::<Value>().await.unwrap()["solution"],
+        CLASSIC_SOLUTION
+    );
+    assert_eq!(
+        server
+            .metric(r#"sudoku_solves_total{outcome="timed_out"}"#)
+            .await,
+        1.0
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn beyond_the_queue_requests_get_503_overloaded_with_retry_after() {
+    let server = spawn_app(one_solver(0, GENEROUS_TIMEOUT)).await;
+    let busy = hold_a_solver(&server);
+    server.wait_for_metric(IN_USE, 1.0).await;
+
+    let turned_away = server.post("/solve", &json!({ "grid": CLASSIC })).await;
+    assert_eq!(turned_away.headers()["retry-after"], "30");
+    problem_of(turned_away, StatusCode::SERVICE_UNAVAILABLE, "overloaded").await;
+    // `/validate` without `solvable` never needs a solver.
+    let validated = server.post("/validate", &json!({ "grid": CLASSIC })).await;
+    assert_eq!(validated.status(), StatusCode::OK);
+    busy.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_beyond_the_solvers_wait_in_the_queue() {
+    let server = spawn_app(one_solver(1, GENEROUS_TIMEOUT)).await;
+    let busy = hold_a_solver(&server);
+    server.wait_for_metric(IN_USE, 1.0).await;
+
+    let waiting = tokio::spawn(
+        server
+            .client
+            .post(server.url("/solve"))
+            .json(&json!({ "grid": CLASSIC }))
+            .send(),
+    );
+    server.wait_for_metric(QUEUED, 1.0).await;
+    let turned_away = server.post("/solve", &json!({ "grid": CLASSIC })).await;
+    problem_of(turned_away, StatusCode::SERVICE_UNAVAILABLE, "overloaded").await;
+
+    // The busy client gives up; its solve stops and the waiting request gets the solver.
+    busy.abort();
+    let answered = waiting.await.unwrap().unwrap();
+    assert_eq!(answered.status(), StatusCode::OK);
+    assert_eq!(server.metric(QUEUED).await, 0.0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_disconnects_cancels_its_solve() {
+    let server = spawn_app(one_solver(0, GENEROUS_TIMEOUT)).await;
+    let body = json!({ "grid": busy_grid() }).to_string();
+    let mut client = TcpStream::connect(server.addr).unwrap();
+    write!(
+        client,
+        "POST /solve HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    server.wait_for_metric(IN_USE, 1.0).await;
+
+    drop(client);
+    server
+        .wait_for_metric(r#"sudoku_solves_total{outcome="abandoned"}"#, 1.0)
+        .await;
+    // Long before the 30 s limit, the only solver is free for the next request.
+    let easy = server.post("/solve", &json!({ "grid": CLASSIC })).await;
+    assert_eq!(easy.status(), StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_sends_its_headers_too_slowly_is_disconnected() {
+    let server = spawn_app(limits()).await;
+    let addr = server.addr;
+    let read = tokio::task::spawn_blocking(move || {
+        let mut client = TcpStream::connect(addr).unwrap();
+        client
+            .write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\n")
+            .unwrap();
+        // Far beyond the server's header timeout: a guard against hanging, not a measure.
+        client
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        client.read(&mut [0; 64])
+    });
+    assert_eq!(
+        read.await
+            .unwrap()
+            .expect("the server closes, not the guard"),
+        0
+    );
+}

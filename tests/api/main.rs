@@ -1,0 +1,12 @@
+//! The HTTP API end to end: through the router with `oneshot`, and against the real server
+//! on a random port. One module per feature; `helpers` starts apps and builds grids.
+
+mod busy_grid;
+mod errors;
+mod healthcheck;
+mod helpers;
+mod limits;
+mod openapi;
+mod ops;
+mod solve;
+mod validate;

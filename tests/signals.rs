@@ -1,0 +1,195 @@
+//! The binary as a container runs it: started as a child process, stopped with SIGTERM or
+//! SIGINT. A request in flight is answered, the process exits 0, and a request that
+//! outlives the grace period does not keep the process alive.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+#[path = "api/busy_grid.rs"]
+mod busy_grid;
+
+use busy_grid::busy_grid;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_sudoku-service");
+
+/// How long a test waits for the process before calling it hung.
+const HANG_GUARD: Duration = Duration::from_secs(60);
+
+/// The service, running as a child process.
+struct Service {
+    child: Child,
+    addr: SocketAddr,
+    logs: mpsc::Receiver<String>,
+}
+
+impl Service {
+    /// Starts the binary on a free loopback port, with JSON logs, and waits until it listens.
+    fn start(args: &[&str]) -> Service {
+        let mut child = Command::new(BINARY)
+            .args([
+                "serve",
+                "--listen-addr",
+                "127.0.0.1:0",
+                "--log-format",
+                "json",
+            ])
+            .args(args)
+            .env("RUST_LOG", "info")
+            .env_remove("PORT")
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let logs = forward_lines(child.stdout.take().unwrap());
+        let addr = loop {
+            let line = logs
+                .recv_timeout(HANG_GUARD)
+                .expect("the service logs that it listens");
+            let event: Value = serde_json::from_str(&line).expect("log lines are JSON");
+            if event["fields"]["message"] == "listening" {
+                break event["fields"]["addr"].as_str().unwrap().parse().unwrap();
+            }
+        };
+        Service { child, addr, logs }
+    }
+
+    /// Sends `signal` to the process.
+    fn signal(&self, signal: libc::c_int) {
+        let pid = libc::pid_t::try_from(self.child.id()).unwrap();
+        // SAFETY: `kill` has no memory-safety preconditions; the pid is our own child's.
+        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    }
+
+    /// Waits for the process to exit, killing it if it hangs.
+    fn wait(mut self) -> (ExitStatus, Vec<String>) {
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > HANG_GUARD {
+                self.child.kill().unwrap();
+                panic!("the service did not exit");
+            }
+            thread::sleep(Duration::from_millis(20));
+        };
+        (status, self.logs.try_iter().collect())
+    }
+
+    /// Waits until the metric line starting with `series` shows `value`.
+    fn wait_for_metric(&self, series: &str, value: &str) {
+        let started = Instant::now();
+        while started.elapsed() < HANG_GUARD {
+            let metrics = request(self.addr, "GET", "/metrics", "");
+            let shown = metrics
+                .lines()
+                .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '));
+            if shown == Some(value) {
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        panic!("{series} never showed {value}");
+    }
+}
+
+/// Hands the child's output on line by line, so its pipe never fills up.
+fn forward_lines(stdout: ChildStdout) -> mpsc::Receiver<String> {
+    let (sender, receiver) = mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receiver
+}
+
+/// One HTTP/1.1 request on its own connection; the whole response as text ("" when the
+/// connection closed without an answer).
+fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> String {
+    let mut stream = TcpStream::connect(addr).expect("the service accepts");
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    // A reset connection is "no answer", which the caller asserts on.
+    let _ = stream.read_to_string(&mut response);
+    response
+}
+
+/// Starts a busy solve in the background and returns its eventual response.
+fn solve_in_background(service: &Service, timeout_ms: u64) -> thread::JoinHandle<String> {
+    let addr = service.addr;
+    let body = json!({ "grid": busy_grid(), "timeout_ms": timeout_ms }).to_string();
+    let in_flight = thread::spawn(move || request(addr, "POST", "/solve", &body));
+    service.wait_for_metric("sudoku_solver_slots_in_use", "1");
+    in_flight
+}
+
+#[test]
+fn sigterm_answers_the_request_in_flight_and_exits_0() {
+    let service = Service::start(&["--solver-concurrency", "1", "--shutdown-grace-secs", "30"]);
+    let in_flight = solve_in_background(&service, 1500);
+
+    service.signal(libc::SIGTERM);
+    let response = in_flight.join().unwrap();
+    let answered = response.starts_with("HTTP/1.1 503") && response.contains("solve_timeout")
+        || response.starts_with("HTTP/1.1 200");
+    assert!(answered, "the request in flight got: {response:?}");
+
+    let (status, logs) = service.wait();
+    assert_eq!(status.code(), Some(0), "{logs:#?}");
+    assert!(
+        logs.iter().any(|line| line.contains("SIGTERM received")),
+        "{logs:#?}"
+    );
+}
+
+#[test]
+fn sigint_stops_an_idle_service_with_exit_0() {
+    let service = Service::start(&[]);
+    assert!(request(service.addr, "GET", "/readyz", "").starts_with("HTTP/1.1 200"));
+    service.signal(libc::SIGINT);
+    let addr = service.addr;
+    let (status, logs) = service.wait();
+    assert_eq!(status.code(), Some(0), "{logs:#?}");
+    assert!(TcpStream::connect(addr).is_err(), "the listener is closed");
+}
+
+#[test]
+fn a_request_longer_than_the_grace_period_does_not_hold_up_the_exit() {
+    let service = Service::start(&[
+        "--solver-concurrency",
+        "1",
+        "--solve-timeout-ms",
+        "600000",
+        "--shutdown-grace-secs",
+        "1",
+    ]);
+    let in_flight = solve_in_background(&service, 600_000);
+
+    service.signal(libc::SIGTERM);
+    let (status, logs) = service.wait();
+    assert_eq!(status.code(), Some(0), "{logs:#?}");
+    assert!(
+        logs.iter().any(|line| line.contains("grace period over")),
+        "{logs:#?}"
+    );
+    assert_eq!(
+        in_flight.join().unwrap(),
+        "",
+        "the abandoned request gets no answer"
+    );
+}
