@@ -7,6 +7,12 @@
 //! blocking closure, so a slot frees only when the solver thread itself is done, even if
 //! the request was answered (timeout) or abandoned (client gone) before that.
 //!
+//! Every solve first gets a short attempt ([`QUICK_ATTEMPT`]) outside the solver slots,
+//! so an easy puzzle is answered at once even while every slot is busy with a hard one
+//! (no head-of-line blocking). Only a grid that outlasts the attempt waits for a slot and
+//! starts again there. The quick attempts are bounded by `admission` and each is short,
+//! so the extra CPU they can take is bounded too.
+//!
 //! The solver polls a [`Cancellation`] with the request's deadline and a flag that a drop
 //! guard raises when the handler's future is dropped, so a timed-out or abandoned solve
 //! stops burning CPU within milliseconds.
@@ -25,6 +31,11 @@ use super::metrics::{Metrics, SolveOutcome};
 use super::problem::ApiError;
 use crate::grid::Grid;
 use crate::solver::{self, Cancellation, Outcome, SolveOptions, SolveReport};
+
+/// How long a solve may run before it needs a solver slot: 9×9 puzzles, even the
+/// hardest known, take well under a millisecond, so this only sends grids that are truly
+/// hard (or huge) to the slots.
+const QUICK_ATTEMPT: Duration = Duration::from_millis(2);
 
 /// A solve that finished within its time limit and found a solution.
 #[derive(Debug)]
@@ -84,44 +95,24 @@ impl SolverPool {
             .map_err(|_| ApiError::Overloaded {
                 retry_after_secs: self.retry_after_secs(),
             })?;
-        let slot = {
-            let _waiting = GaugeGuard::raise(self.metrics.queue_depth());
-            tokio::time::timeout_at(deadline.into(), Arc::clone(&self.slots).acquire_owned()).await
-        };
-        let slot = match slot {
-            Ok(permit) => permit.expect("the solver semaphore is never closed"),
-            Err(_elapsed) => return Err(timed_out),
-        };
 
-        let abandoned = Arc::new(AtomicBool::new(false));
-        // Raises the flag if this future is dropped (the client went away) mid-solve; after
-        // a finished solve raising it is harmless.
-        let _cancel_on_drop = CancelOnDrop(Arc::clone(&abandoned));
-        let cancel = Cancellation::none()
-            .with_deadline(deadline)
-            .with_flag(Arc::clone(&abandoned));
-        let metrics = self.metrics.clone();
-        let span = Span::current();
-        let report = tokio::task::spawn_blocking(move || {
-            // The permit lives in this closure, so the slot is taken until the thread is free.
-            let _slot = SlotInUse::take(slot, metrics.slots_in_use());
-            span.in_scope(|| {
-                let report = solver::solve(&grid, &options, &cancel);
-                let outcome = outcome_label(&report, abandoned.load(Ordering::Relaxed));
-                metrics.observe_solve(outcome, report.elapsed);
-                tracing::debug!(
-                    ?outcome,
-                    elapsed = ?report.elapsed,
-                    guesses = report.guesses,
-                    "solve finished"
-                );
-                report
-            })
-        })
-        .await
-        .map_err(|error| ApiError::Internal {
-            cause: format!("solver thread failed: {error}"),
-        })?;
+        let quick_deadline = deadline.min(Instant::now() + QUICK_ATTEMPT);
+        let quick_is_last = quick_deadline == deadline;
+        let mut report = self
+            .run(None, grid.clone(), options, quick_deadline, quick_is_last)
+            .await?;
+        if report.outcome == Outcome::Cancelled && !quick_is_last {
+            let slot = {
+                let _waiting = GaugeGuard::raise(self.metrics.queue_depth());
+                tokio::time::timeout_at(deadline.into(), Arc::clone(&self.slots).acquire_owned())
+                    .await
+            };
+            let slot = match slot {
+                Ok(permit) => permit.expect("the solver semaphore is never closed"),
+                Err(_elapsed) => return Err(timed_out),
+            };
+            report = self.run(Some(slot), grid, options, deadline, true).await?;
+        }
 
         match report.outcome {
             Outcome::Solved { solution, count } => Ok(Some(Solved {
@@ -133,6 +124,52 @@ impl SolverPool {
             Outcome::Unsolvable => Ok(None),
             Outcome::Cancelled => Err(timed_out),
         }
+    }
+
+    /// Runs one solve on a blocking thread until `deadline`, holding the solver `slot` (if
+    /// any) until the thread is done. `last_chance` says whether a cancelled run is the
+    /// request's final answer, and so counts in the solve metrics.
+    async fn run(
+        &self,
+        slot: Option<OwnedSemaphorePermit>,
+        grid: Grid,
+        options: SolveOptions,
+        deadline: Instant,
+        last_chance: bool,
+    ) -> Result<SolveReport, ApiError> {
+        let abandoned = Arc::new(AtomicBool::new(false));
+        // Raises the flag if this future is dropped (the client went away) mid-solve; after
+        // a finished solve raising it is harmless.
+        let _cancel_on_drop = CancelOnDrop(Arc::clone(&abandoned));
+        let cancel = Cancellation::none()
+            .with_deadline(deadline)
+            .with_flag(Arc::clone(&abandoned));
+        let metrics = self.metrics.clone();
+        let span = Span::current();
+        tokio::task::spawn_blocking(move || {
+            // The permit lives in this closure, so the slot is taken until the thread is free.
+            let slot = slot.map(|permit| SlotInUse::take(permit, metrics.slots_in_use()));
+            span.in_scope(|| {
+                let report = solver::solve(&grid, &options, &cancel);
+                let abandoned = abandoned.load(Ordering::Relaxed);
+                let outcome = outcome_label(&report, abandoned);
+                if last_chance || abandoned || report.outcome != Outcome::Cancelled {
+                    metrics.observe_solve(outcome, report.elapsed);
+                }
+                tracing::debug!(
+                    ?outcome,
+                    elapsed = ?report.elapsed,
+                    guesses = report.guesses,
+                    in_slot = slot.is_some(),
+                    "solve attempt finished"
+                );
+                report
+            })
+        })
+        .await
+        .map_err(|error| ApiError::Internal {
+            cause: format!("solver thread failed: {error}"),
+        })
     }
 
     /// A retry hint for turned-away requests: by then every running solve has hit its limit.

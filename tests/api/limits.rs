@@ -136,22 +136,40 @@ async fn requests_beyond_the_solvers_wait_in_the_queue() {
     let busy = hold_a_solver(&server);
     server.wait_for_metric(IN_USE, 1.0).await;
 
+    // A second hard grid outlasts its quick attempt and waits for the only solver.
     let waiting = tokio::spawn(
         server
             .client
             .post(server.url("/solve"))
-            .json(&json!({ "grid": CLASSIC }))
+            .json(&json!({ "grid": busy_grid(), "timeout_ms": 3000 }))
             .send(),
     );
     server.wait_for_metric(QUEUED, 1.0).await;
     let turned_away = server.post("/solve", &json!({ "grid": CLASSIC })).await;
     problem_of(turned_away, StatusCode::SERVICE_UNAVAILABLE, "overloaded").await;
 
-    // The busy client gives up; its solve stops and the waiting request gets the solver.
+    // The busy client gives up; its solve stops and the waiting request gets the solver,
+    // where it runs into its own limit.
     busy.abort();
+    server.wait_for_metric(QUEUED, 0.0).await;
+    server.wait_for_metric(IN_USE, 1.0).await;
     let answered = waiting.await.unwrap().unwrap();
-    assert_eq!(answered.status(), StatusCode::OK);
-    assert_eq!(server.metric(QUEUED).await, 0.0);
+    problem_of(answered, StatusCode::SERVICE_UNAVAILABLE, "solve_timeout").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_easy_puzzle_does_not_wait_behind_a_busy_solver() {
+    let server = spawn_app(one_solver(1, GENEROUS_TIMEOUT)).await;
+    let busy = hold_a_solver(&server);
+    server.wait_for_metric(IN_USE, 1.0).await;
+
+    let easy = server.post("/solve", &json!({ "grid": CLASSIC })).await;
+    assert_eq!(easy.status(), StatusCode::OK);
+    let body: Value = easy.json().await.unwrap();
+    assert_eq!(body["solution"], CLASSIC_SOLUTION);
+    // The only solver slot was busy all along: the answer did not come from it.
+    assert_eq!(server.metric(IN_USE).await, 1.0);
+    busy.abort();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
