@@ -16,9 +16,11 @@
 //! "mini-rows" (row × box) into the cells that some permutation still allows: that strikes
 //! pointing and claiming candidates (locked candidates between rows and boxes) and empties
 //! the band when no permutation is left. A row left with one cell after that is a hidden
-//! single of its row (and of its box). Columns are counted across the three bands for
-//! hidden singles in columns, and cells across the nine digits for naked singles. All of
-//! that repeats until nothing changes.
+//! single of its row (and of its box). A box whose cells for the digit lie in one column
+//! takes that column from the other two bands ([`OTHER_BANDS_KEEP`], pointing along
+//! columns). Columns are counted across the three bands for hidden singles in columns, and
+//! cells across the nine digits for naked singles. All of that repeats until nothing
+//! changes, naked singles before the costlier column count.
 
 use super::cancel::StopCheck;
 use super::{Cancellation, Order, Outcome, Search, SolveOptions};
@@ -100,6 +102,30 @@ fn minirows(cells: u32) -> usize {
     (ROW_BOXES[(cells & ROW) as usize]
         | ROW_BOXES[(cells >> 9 & ROW) as usize] << 3
         | ROW_BOXES[(cells >> 18) as usize] << 6) as usize
+}
+
+/// For the columns a digit still occupies in a band (9 bits), the cells of any other
+/// band that stay possible: where a box of this band holds the digit in one column only,
+/// the digit must sit in that column there, so the other bands lose the column.
+static OTHER_BANDS_KEEP: [u32; 512] = other_bands_keep();
+
+const fn other_bands_keep() -> [u32; 512] {
+    let mut table = [0; 512];
+    let mut columns = 0;
+    while columns < 512 {
+        let mut locked = 0u32;
+        let mut box_index = 0;
+        while box_index < 3 {
+            let in_box = (columns as u32 >> (3 * box_index)) & 0b111;
+            if in_box.count_ones() == 1 {
+                locked |= in_box << (3 * box_index);
+            }
+            box_index += 1;
+        }
+        table[columns] = BAND & !(locked * COLUMN);
+        columns += 1;
+    }
+    table
 }
 
 /// For a row's 9 cells, the cell itself when it is alone, else 0.
@@ -226,6 +252,10 @@ impl Board {
                     return None;
                 }
                 self.candidates[band][digit] = reduced;
+                let keep =
+                    OTHER_BANDS_KEEP[((reduced | reduced >> 9 | reduced >> 18) & ROW) as usize];
+                self.candidates[(band + 1) % 3][digit] &= keep;
+                self.candidates[(band + 2) % 3][digit] &= keep;
                 // The permutation already cleared the rows and boxes of these singles, so
                 // placing them leaves this digit-band as it is.
                 let mut singles = lone_in_row(reduced) & self.open[band];
