@@ -114,13 +114,17 @@ impl Grid {
             .ok_or(GridError::Length { found })?;
         let mut cells = Vec::with_capacity(found);
         for (index, symbol) in symbols().enumerate() {
-            let (row, col) = (index / size, index % size);
-            let value = symbol_value(symbol).ok_or(GridError::Symbol { symbol, row, col })?;
+            // Row and column are worked out only for an error, off the common path.
+            let value = symbol_value(symbol).ok_or_else(|| GridError::Symbol {
+                symbol,
+                row: index / size,
+                col: index % size,
+            })?;
             if usize::from(value) > size {
                 return Err(GridError::ValueOutOfRange {
                     value: i64::from(value),
-                    row,
-                    col,
+                    row: index / size,
+                    col: index % size,
                     size,
                 });
             }
@@ -194,7 +198,8 @@ impl Grid {
 
     /// The string notation on one line, `.` for blanks.
     pub fn to_symbols(&self) -> String {
-        self.cells.iter().map(|&v| value_symbol(v)).collect()
+        let symbols = self.cells.iter().map(|&v| value_symbol(v) as u8).collect();
+        String::from_utf8(symbols).expect("grid symbols are ASCII")
     }
 
     /// The rows notation, `0` for blanks.

@@ -30,7 +30,7 @@ pub struct PuzzleLine<'a> {
 }
 
 /// Characters that end the grid field of a puzzle line.
-const FIELD_SEPARATORS: [char; 5] = ['\t', ' ', ':', ',', ';'];
+const FIELD_SEPARATORS: [u8; 5] = [b'\t', b' ', b':', b',', b';'];
 
 /// Tells which layout `input` uses: a 9-line block when it has exactly nine content lines
 /// of nine digits (packed or spaced), otherwise one puzzle per line.
@@ -84,7 +84,10 @@ pub fn format_grid(grid: &Grid, layout: Layout) -> String {
 pub fn puzzle_lines(input: &str) -> impl Iterator<Item = PuzzleLine<'_>> {
     content_lines(input).map(|(number, line)| PuzzleLine {
         number,
-        puzzle: line.find(FIELD_SEPARATORS).map_or(line, |end| &line[..end]),
+        puzzle: line
+            .bytes()
+            .position(|b| FIELD_SEPARATORS.contains(&b))
+            .map_or(line, |end| &line[..end]),
     })
 }
 
