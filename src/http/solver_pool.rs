@@ -96,12 +96,10 @@ impl SolverPool {
                 retry_after_secs: self.retry_after_secs(),
             })?;
 
-        let quick_deadline = deadline.min(Instant::now() + QUICK_ATTEMPT);
-        let quick_is_last = quick_deadline == deadline;
-        let mut report = self
-            .run(None, grid.clone(), options, quick_deadline, quick_is_last)
+        let mut attempt = self
+            .run(None, grid.clone(), options, deadline, Some(QUICK_ATTEMPT))
             .await?;
-        if report.outcome == Outcome::Cancelled && !quick_is_last {
+        if attempt.out_of_budget {
             let slot = {
                 let _waiting = GaugeGuard::raise(self.metrics.queue_depth());
                 tokio::time::timeout_at(deadline.into(), Arc::clone(&self.slots).acquire_owned())
@@ -111,8 +109,9 @@ impl SolverPool {
                 Ok(permit) => permit.expect("the solver semaphore is never closed"),
                 Err(_elapsed) => return Err(timed_out),
             };
-            report = self.run(Some(slot), grid, options, deadline, true).await?;
+            attempt = self.run(Some(slot), grid, options, deadline, None).await?;
         }
+        let report = attempt.report;
 
         match report.outcome {
             Outcome::Solved { solution, count } => Ok(Some(Solved {
@@ -126,44 +125,52 @@ impl SolverPool {
         }
     }
 
-    /// Runs one solve on a blocking thread until `deadline`, holding the solver `slot` (if
-    /// any) until the thread is done. `last_chance` says whether a cancelled run is the
-    /// request's final answer, and so counts in the solve metrics.
+    /// Runs one solve on a blocking thread until `deadline`, or for at most `budget` from
+    /// the moment the thread starts (so time spent waiting for a thread does not eat into
+    /// it), holding the solver `slot` (if any) until the thread is done.
     async fn run(
         &self,
         slot: Option<OwnedSemaphorePermit>,
         grid: Grid,
         options: SolveOptions,
         deadline: Instant,
-        last_chance: bool,
-    ) -> Result<SolveReport, ApiError> {
+        budget: Option<Duration>,
+    ) -> Result<Attempt, ApiError> {
         let abandoned = Arc::new(AtomicBool::new(false));
         // Raises the flag if this future is dropped (the client went away) mid-solve; after
         // a finished solve raising it is harmless.
         let _cancel_on_drop = CancelOnDrop(Arc::clone(&abandoned));
-        let cancel = Cancellation::none()
-            .with_deadline(deadline)
-            .with_flag(Arc::clone(&abandoned));
         let metrics = self.metrics.clone();
         let span = Span::current();
         tokio::task::spawn_blocking(move || {
             // The permit lives in this closure, so the slot is taken until the thread is free.
             let slot = slot.map(|permit| SlotInUse::take(permit, metrics.slots_in_use()));
+            let cutoff = budget.map_or(deadline, |budget| deadline.min(Instant::now() + budget));
+            let cancel = Cancellation::none()
+                .with_deadline(cutoff)
+                .with_flag(Arc::clone(&abandoned));
             span.in_scope(|| {
                 let report = solver::solve(&grid, &options, &cancel);
                 let abandoned = abandoned.load(Ordering::Relaxed);
                 let outcome = outcome_label(&report, abandoned);
-                if last_chance || abandoned || report.outcome != Outcome::Cancelled {
+                let out_of_budget =
+                    report.outcome == Outcome::Cancelled && !abandoned && cutoff < deadline;
+                // A run that only used up its budget is not the request's outcome.
+                if !out_of_budget {
                     metrics.observe_solve(outcome, report.elapsed);
                 }
                 tracing::debug!(
                     ?outcome,
+                    out_of_budget,
                     elapsed = ?report.elapsed,
                     guesses = report.guesses,
                     in_slot = slot.is_some(),
                     "solve attempt finished"
                 );
-                report
+                Attempt {
+                    report,
+                    out_of_budget,
+                }
             })
         })
         .await
@@ -176,6 +183,12 @@ impl SolverPool {
     fn retry_after_secs(&self) -> u64 {
         self.solve_timeout.as_secs_f64().ceil().max(1.0) as u64
     }
+}
+
+/// One run of the solver, and whether it stopped only because its budget ran out.
+struct Attempt {
+    report: SolveReport,
+    out_of_budget: bool,
 }
 
 /// How a solve ended, for the metrics.
