@@ -41,15 +41,26 @@ enum Command {
     Validate,
 }
 
+/// The status a shell reports for a process ended by SIGPIPE (128 + 13).
+const CLOSED_PIPE_STATUS: u8 = 141;
+
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::Failure) => ExitCode::FAILURE,
+        // The reader went away (`solve < puzzles.txt | head`): stop quietly, as Unix tools do.
+        Err(error) if is_closed_pipe(&error) => ExitCode::from(CLOSED_PIPE_STATUS),
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+fn is_closed_pipe(error: &anyhow::Error) -> bool {
+    error
+        .downcast_ref::<io::Error>()
+        .is_some_and(|error| error.kind() == io::ErrorKind::BrokenPipe)
 }
 
 fn run(cli: Cli) -> anyhow::Result<Status> {
