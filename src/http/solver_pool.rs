@@ -146,9 +146,13 @@ impl SolverPool {
             // The permit lives in this closure, so the slot is taken until the thread is free.
             let slot = slot.map(|permit| SlotInUse::take(permit, metrics.slots_in_use()));
             let cutoff = budget.map_or(deadline, |budget| deadline.min(Instant::now() + budget));
-            let cancel = Cancellation::none()
+            let mut cancel = Cancellation::none()
                 .with_deadline(cutoff)
                 .with_flag(Arc::clone(&abandoned));
+            if budget.is_none() {
+                // A solve in a slot is a long one: it lets quick attempts run first.
+                cancel = cancel.yielding();
+            }
             span.in_scope(|| {
                 let report = solver::solve(&grid, &options, &cancel);
                 let abandoned = abandoned.load(Ordering::Relaxed);

@@ -9,6 +9,7 @@ use std::time::Instant;
 pub struct Cancellation {
     deadline: Option<Instant>,
     flag: Option<Arc<AtomicBool>>,
+    yielding: bool,
 }
 
 impl Cancellation {
@@ -26,6 +27,13 @@ impl Cancellation {
     /// Also cancels once `flag` is set (from any thread).
     pub fn with_flag(mut self, flag: Arc<AtomicBool>) -> Self {
         self.flag = Some(flag);
+        self
+    }
+
+    /// Also gives up the CPU to other runnable threads each time the solve polls (about
+    /// every 0.1 ms), so a long solve sharing the machine does not delay short ones.
+    pub fn yielding(mut self) -> Self {
+        self.yielding = true;
         self
     }
 
@@ -65,6 +73,9 @@ impl<'a> StopCheck<'a> {
     pub(crate) fn should_stop(&mut self) -> bool {
         if self.countdown == 0 {
             self.countdown = self.period;
+            if self.cancellation.yielding {
+                std::thread::yield_now();
+            }
             self.stopped = self.stopped || self.cancellation.is_cancelled();
         }
         self.countdown -= 1;
