@@ -82,6 +82,19 @@ pub fn unit_cells(size: usize, unit: Unit, index: usize) -> impl Iterator<Item =
 }
 
 fn unit_conflicts(grid: &Grid, unit: Unit, index: usize) -> Vec<Conflict> {
+    // Most units have no repeat: find that out with one bit per digit before collecting
+    // any cells.
+    let mut seen = 0u32;
+    let repeats = unit_cells(grid.size(), unit, index).any(|cell| {
+        let value = grid.get(cell.row, cell.col);
+        let bit = (1u32 << value) & !1;
+        let repeated = seen & bit != 0;
+        seen |= bit;
+        repeated
+    });
+    if !repeats {
+        return Vec::new();
+    }
     let mut by_digit: Vec<Vec<Cell>> = vec![Vec::new(); grid.size() + 1];
     for cell in unit_cells(grid.size(), unit, index) {
         by_digit[usize::from(grid.get(cell.row, cell.col))].push(cell);
