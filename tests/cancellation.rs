@@ -1,0 +1,185 @@
+//! Cancelling a solve: a deadline and a flag raised from another thread both stop a
+//! search that would otherwise run for a very long time, and the solve then ends in
+//! `Outcome::Cancelled`; a flag raised or a deadline passed before the call cancels at
+//! once; a cancellation that never fires leaves an easy solve alone.
+//!
+//! The long searches are real work, not sleeps: 16×16 and 25×25 "pigeonhole traps" (no
+//! rule broken, no solution, and nothing that singles propagation can see), and counting
+//! every solution of the empty 9×9 grid. Only outcomes are checked, never elapsed times; a
+//! watchdog fails a test whose solve does not stop at all instead of letting it hang.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use sudoku_service::grid::Grid;
+use sudoku_service::solver::{Cancellation, Order, Outcome, SolveOptions, solve};
+use sudoku_service::validate::validate;
+
+/// How long a solve that should have been cancelled may go on before the test gives up on
+/// it. Far above any deadline used here: it only turns a hang into a failure.
+const WATCHDOG: Duration = Duration::from_secs(60);
+
+/// A grid of side `size` (16 or 25, box side s) that breaks no rule and has no solution:
+/// the s+1 largest digits fill rows 1..s-1 of each of the first s-1 boxes, so the
+/// (s-1)·s cells of row 0 in those boxes are left with only n-s-1 digits, one too few.
+/// Each digit sits in a different row in each box, so no row, column or box repeats one.
+fn pigeonhole_trap(size: usize) -> Grid {
+    let side = (1..=5).find(|s| s * s == size).expect("a square size");
+    let mut cells = vec![0u8; size * size];
+    for b in 0..side - 1 {
+        let mut next_col = vec![0; side - 1];
+        for (k, digit) in (size - side..=size).enumerate() {
+            let row = (k + b) % (side - 1);
+            let col = b * side + next_col[row];
+            next_col[row] += 1;
+            cells[(1 + row) * size + col] = digit as u8;
+        }
+    }
+    let grid = Grid::from_cells(size, cells).unwrap();
+    let verdict = validate(&grid);
+    assert!(
+        verdict.valid,
+        "the trap breaks no rule: {:?}",
+        verdict.conflicts
+    );
+    // Row 0 of each of those boxes already sees every big digit in its box.
+    let big: Vec<u8> = (size - side..=size).map(|d| d as u8).collect();
+    for b in 0..side - 1 {
+        let mut seen: Vec<u8> = (1..side)
+            .flat_map(|r| (b * side..(b + 1) * side).map(move |c| (r, c)))
+            .map(|(r, c)| grid.get(r, c))
+            .filter(|&v| v != 0)
+            .collect();
+        seen.sort_unstable();
+        assert_eq!(seen, big, "box {b}");
+    }
+    grid
+}
+
+/// Solves on another thread and returns the outcome, failing the test if the solve has
+/// not returned after [`WATCHDOG`]. `while_solving` runs on this thread meanwhile.
+fn solve_watched(
+    grid: &Grid,
+    options: SolveOptions,
+    cancel: Cancellation,
+    while_solving: impl FnOnce(),
+) -> Outcome {
+    let (sender, receiver) = mpsc::channel();
+    let grid = grid.clone();
+    thread::spawn(move || {
+        let report = solve(&grid, &options, &cancel);
+        let _ = sender.send(report.outcome);
+    });
+    while_solving();
+    receiver
+        .recv_timeout(WATCHDOG)
+        .expect("the solve stopped (watchdog)")
+}
+
+fn options(order: Order, limit: u64) -> SolveOptions {
+    SolveOptions { order, limit }
+}
+
+/// Long searches: the traps, and counting every solution of the empty 9×9 grid.
+fn long_searches() -> Vec<(&'static str, Grid, SolveOptions)> {
+    let mut searches = Vec::new();
+    for order in [Order::Fastest, Order::Lexicographic] {
+        searches.push(("16×16 trap", pigeonhole_trap(16), options(order, 1)));
+        searches.push(("25×25 trap", pigeonhole_trap(25), options(order, 1)));
+        searches.push((
+            "empty 9×9",
+            Grid::empty(9).unwrap(),
+            options(order, u64::MAX),
+        ));
+    }
+    searches
+}
+
+#[test]
+fn a_deadline_cancels_a_long_solve() {
+    for (name, grid, options) in long_searches() {
+        let deadline = Instant::now() + Duration::from_millis(300);
+        let cancel = Cancellation::none().with_deadline(deadline);
+        let outcome = solve_watched(&grid, options, cancel, || {});
+        assert_eq!(outcome, Outcome::Cancelled, "{name}, {options:?}");
+    }
+}
+
+#[test]
+fn a_flag_raised_from_another_thread_cancels_a_long_solve() {
+    for (name, grid, options) in long_searches() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let cancel = Cancellation::none().with_flag(Arc::clone(&flag));
+        let outcome = solve_watched(&grid, options, cancel, || {
+            thread::sleep(Duration::from_millis(100));
+            flag.store(true, Ordering::Relaxed);
+        });
+        assert_eq!(outcome, Outcome::Cancelled, "{name}, {options:?}");
+    }
+}
+
+#[test]
+fn a_flag_raised_before_the_call_cancels_at_once() {
+    for (name, grid, options) in long_searches() {
+        let flag = Arc::new(AtomicBool::new(true));
+        let cancel = Cancellation::none().with_flag(flag);
+        let outcome = solve_watched(&grid, options, cancel, || {});
+        assert_eq!(outcome, Outcome::Cancelled, "{name}, {options:?}");
+    }
+}
+
+#[test]
+fn a_deadline_already_passed_cancels_at_once() {
+    for (name, grid, options) in long_searches() {
+        let cancel = Cancellation::none().with_deadline(Instant::now());
+        let outcome = solve_watched(&grid, options, cancel, || {});
+        assert_eq!(outcome, Outcome::Cancelled, "{name}, {options:?}");
+    }
+}
+
+#[test]
+fn a_cancellation_that_never_fires_leaves_an_easy_solve_alone() {
+    let puzzles = common::read_puzzles("9x9/easy50.txt");
+    let hard = common::read_puzzles("9x9/top95.txt");
+    let grids = [&puzzles[0].grid, &hard[0].grid];
+    let flag = Arc::new(AtomicBool::new(false));
+    let cancel = Cancellation::none()
+        .with_flag(Arc::clone(&flag))
+        .with_deadline(Instant::now() + Duration::from_secs(3600));
+    for grid in grids {
+        for order in [Order::Fastest, Order::Lexicographic] {
+            let outcome = solve_watched(grid, options(order, 2), cancel.clone(), || {});
+            let Outcome::Solved { solution, count } = outcome else {
+                panic!("{grid:?} in {order:?} order: {outcome:?}");
+            };
+            assert_eq!(count, 1);
+            common::assert_solves(grid, &solution);
+        }
+    }
+    assert!(!flag.load(Ordering::Relaxed));
+    assert!(!cancel.is_cancelled());
+}
+
+#[test]
+fn cancellation_reports_what_it_would_do() {
+    assert!(!Cancellation::none().is_cancelled());
+    assert!(!Cancellation::default().is_cancelled());
+    let flag = Arc::new(AtomicBool::new(false));
+    let cancel = Cancellation::none().with_flag(Arc::clone(&flag));
+    let copy = cancel.clone();
+    assert!(!cancel.is_cancelled());
+    flag.store(true, Ordering::Relaxed);
+    assert!(
+        cancel.is_cancelled() && copy.is_cancelled(),
+        "clones share the flag"
+    );
+    let past = Cancellation::none().with_deadline(Instant::now());
+    assert!(past.is_cancelled());
+    let future = Cancellation::none().with_deadline(Instant::now() + Duration::from_secs(3600));
+    assert!(!future.is_cancelled());
+}

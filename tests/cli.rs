@@ -1,0 +1,280 @@
+//! The `sudoku-service solve` and `validate` subcommands, run as the real binary: the
+//! Baekjoon 2239 and 2580 samples answered byte for byte, a puzzle file mixing comments,
+//! CRLF, malformed and unsolvable lines answered one line per puzzle in input order with
+//! the right exit status, identical output on one and two threads, `--unique` verdicts, and
+//! 16×16 and 25×25 puzzles, and `validate` on grids with and without a repeated digit.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::thread;
+
+use common::{Puzzle, assert_solves, read_data, read_puzzles};
+use sudoku_service::grid::Grid;
+
+/// What one run of the binary gave.
+struct Run {
+    success: bool,
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `sudoku-service <args>` with `input` on stdin.
+fn run(args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-service"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = input.to_owned();
+    // Write from another thread so a large input cannot deadlock against a full stdout pipe.
+    let writer = thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output().expect("the binary runs");
+    match writer.join().expect("the writer thread") {
+        // A run that fails before reading its input closes stdin early.
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
+        written => written.expect("stdin is written"),
+    }
+    Run {
+        success: output.status.success(),
+        code: output.status.code(),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// Replaces the symbol at `index` of a one-line puzzle.
+fn with_symbol(puzzle: &str, index: usize, symbol: char) -> String {
+    puzzle
+        .chars()
+        .enumerate()
+        .map(|(i, c)| if i == index { symbol } else { c })
+        .collect()
+}
+
+/// Checks that an answer line is a solution of `puzzle`, and returns what follows it.
+fn assert_answer_solves<'a>(puzzle: &Puzzle, answer: &'a str) -> &'a str {
+    let (solution, rest) = answer.split_at(answer.find(' ').unwrap_or(answer.len()));
+    let solution = Grid::parse_symbols(solution)
+        .unwrap_or_else(|e| panic!("line {}: answer {answer:?} is not a grid: {e}", puzzle.line));
+    assert_solves(&puzzle.grid, &solution);
+    rest.trim_start()
+}
+
+#[test]
+fn baekjoon_2239_sample_gives_the_expected_output() {
+    let result = run(&["solve", "--lexicographic"], &read_data("boj/2239.in"));
+    assert_eq!(result.stdout, read_data("boj/2239.out"));
+    assert!(result.success, "stderr: {}", result.stderr);
+}
+
+#[test]
+fn baekjoon_2580_sample_gives_the_expected_output_in_its_spaced_layout() {
+    let result = run(&["solve"], &read_data("boj/2580.in"));
+    assert_eq!(result.stdout, read_data("boj/2580.out"));
+    assert!(result.success, "stderr: {}", result.stderr);
+}
+
+#[test]
+fn a_block_whose_givens_clash_fails_with_the_conflict_on_stderr() {
+    let input = read_data("boj/2239.in").replacen("103000509", "113000509", 1);
+    let result = run(&["solve", "--lexicographic"], &input);
+    assert!(!result.success);
+    assert_eq!(result.stdout, "");
+    assert!(
+        result.stderr.contains("row 0 has 1 at (0,0) (0,1)"),
+        "stderr: {}",
+        result.stderr
+    );
+}
+
+#[test]
+fn a_mixed_puzzle_file_gets_one_answer_per_puzzle_in_input_order() {
+    let top95 = read_puzzles("9x9/top95.txt");
+    let easy50 = read_puzzles("9x9/easy50.txt");
+    let tdoku = read_puzzles("9x9/tdoku_test_puzzles.txt");
+    let unsolvable = tdoku
+        .iter()
+        .find(|p| p.fields[0] == "0")
+        .expect("tdoku's file has unsolvable puzzles");
+    // Row 2, column 5 of the third line holds an `x`.
+    let bad_symbol = with_symbol(&top95[1].text, 2 * 9 + 5, 'x');
+    let input = format!(
+        "# a comment line, not a puzzle\n\
+         {}\r\n\
+         \n\
+         {bad_symbol}\n\
+         {}\n\
+         {}:0\n\
+         {}\tEuler 1\n",
+        top95[0].text,
+        &top95[2].text[..80],
+        unsolvable.text,
+        easy50[0].text,
+    );
+    let result = run(&["solve", "--threads", "2"], &input);
+    let lines: Vec<&str> = result.stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "stdout: {}", result.stdout);
+    assert_eq!(assert_answer_solves(&top95[0], lines[0]), "");
+    assert!(lines[1].starts_with("invalid: "), "{}", lines[1]);
+    for part in ["'x'", "row 2", "column 5"] {
+        assert!(lines[1].contains(part), "{:?} lacks {part}", lines[1]);
+    }
+    assert!(lines[2].starts_with("invalid: "), "{}", lines[2]);
+    assert!(lines[2].contains("80"), "{:?} names the length", lines[2]);
+    assert_eq!(lines[3], "unsolvable");
+    assert_eq!(assert_answer_solves(&easy50[0], lines[4]), "");
+    assert!(!result.success);
+    assert_ne!(result.code, Some(0));
+    for part in ["5 puzzles", "2 solved", "1 unsolvable", "2 invalid"] {
+        assert!(result.stderr.contains(part), "summary: {}", result.stderr);
+    }
+}
+
+#[test]
+fn a_file_of_solvable_puzzles_exits_with_success() {
+    let result = run(&["solve"], &read_data("9x9/easy50.txt"));
+    assert!(result.success, "stderr: {}", result.stderr);
+    let puzzles = read_puzzles("9x9/easy50.txt");
+    let lines: Vec<&str> = result.stdout.lines().collect();
+    assert_eq!(lines.len(), puzzles.len());
+    for (puzzle, line) in puzzles.iter().zip(lines) {
+        assert_eq!(assert_answer_solves(puzzle, line), "");
+    }
+}
+
+#[test]
+fn one_and_two_threads_give_the_same_answers_in_input_order() {
+    let files = [
+        "9x9/forum_hardest_1106.txt",
+        "9x9/tdoku_test_puzzles.txt",
+        "9x9/top95.txt",
+    ];
+    let input: String = files.iter().map(|f| read_data(f)).collect();
+    let puzzles: Vec<Puzzle> = files.iter().flat_map(|f| read_puzzles(f)).collect();
+    assert!(puzzles.len() > 500);
+    for unique in [false, true] {
+        let args = |threads| {
+            let mut args = vec!["solve", "--threads", threads];
+            if unique {
+                args.push("--unique");
+            }
+            args
+        };
+        let one = run(&args("1"), &input);
+        let two = run(&args("2"), &input);
+        assert_eq!(one.stdout, two.stdout, "--unique: {unique}");
+        assert_eq!(one.code, two.code);
+        assert!(!one.success, "tdoku's unsolvable puzzles make the run fail");
+        let lines: Vec<&str> = two.stdout.lines().collect();
+        assert_eq!(lines.len(), puzzles.len());
+        for (puzzle, line) in puzzles.iter().zip(lines) {
+            // Only tdoku's lines carry a count; every other puzzle has one solution.
+            let count = puzzle.fields.first().map_or("1", String::as_str);
+            if count == "0" {
+                assert_eq!(line, "unsolvable", "line {}", puzzle.line);
+                continue;
+            }
+            let verdict = assert_answer_solves(puzzle, line);
+            let expected = match (unique, count) {
+                (false, _) => "",
+                (true, "1") => "unique",
+                (true, _) => "multiple",
+            };
+            assert_eq!(verdict, expected, "line {}: {}", puzzle.line, puzzle.text);
+        }
+    }
+}
+
+#[test]
+fn sixteen_and_twenty_five_by_twenty_five_puzzles_are_answered_in_letters() {
+    // The 16×16 file has no line end after its last puzzle.
+    let files = [
+        "16x16/16x16-100puzzles-vu-kr.txt",
+        "25x25/25x25-grid-1.line.txt",
+    ];
+    let input = format!("{}\n{}", read_data(files[0]), read_data(files[1]));
+    let puzzles: Vec<Puzzle> = files.iter().flat_map(|f| read_puzzles(f)).collect();
+    let result = run(&["solve", "--threads", "2"], &input);
+    assert!(result.success, "stderr: {}", result.stderr);
+    let lines: Vec<&str> = result.stdout.lines().collect();
+    assert_eq!(lines.len(), 101);
+    for (puzzle, line) in puzzles.iter().zip(lines) {
+        assert_eq!(assert_answer_solves(puzzle, line), "");
+        assert_eq!(line.len(), puzzle.text.len());
+    }
+}
+
+#[test]
+fn unique_flag_tells_several_solutions_from_one() {
+    let serg = &read_puzzles("9x9/serg_multisolution.txt")[0];
+    let top95 = &read_puzzles("9x9/top95.txt")[0];
+    let input = format!("{}\n{}\n", serg.text, top95.text);
+    let result = run(&["solve", "--unique"], &input);
+    assert!(result.success, "stderr: {}", result.stderr);
+    let lines: Vec<&str> = result.stdout.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(assert_answer_solves(serg, lines[0]), "multiple");
+    assert_eq!(assert_answer_solves(top95, lines[1]), "unique");
+}
+
+#[test]
+fn zero_threads_is_rejected() {
+    let result = run(&["solve", "--threads", "0"], &read_data("9x9/hardest.txt"));
+    assert!(!result.success);
+    assert_eq!(result.stdout, "");
+}
+
+#[test]
+fn validate_reports_a_repeated_digit_and_fails() {
+    // Row 0 of the 2239 sample gets a second 1 next to the first: row 0 and box 0 clash.
+    let input = read_data("boj/2239.in").replacen("103000509", "113000509", 1);
+    let result = run(&["validate"], &input);
+    assert!(!result.success);
+    let lines: Vec<&str> = result.stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "stdout: {}", result.stdout);
+    for conflict in ["row 0 has 1 at (0,0) (0,1)", "box 0 has 1 at (0,0) (0,1)"] {
+        assert!(
+            lines[0].contains(conflict),
+            "{:?} lacks {conflict}",
+            lines[0]
+        );
+    }
+    assert!(!lines[0].contains("column"), "{:?}", lines[0]);
+}
+
+#[test]
+fn validate_accepts_valid_grids() {
+    for (file, verdict) in [("boj/2239.in", "valid"), ("boj/2239.out", "solved")] {
+        let result = run(&["validate"], &read_data(file));
+        assert!(result.success, "{file}: {}", result.stderr);
+        assert_eq!(result.stdout.trim_end(), verdict, "{file}");
+    }
+    let result = run(&["validate"], &read_data("boj/2580.in"));
+    assert!(result.success, "{}", result.stderr);
+    assert_eq!(result.stdout.trim_end(), "valid");
+}
+
+#[test]
+fn validate_answers_each_line_of_a_puzzle_file() {
+    let top95 = read_puzzles("9x9/top95.txt");
+    // The first puzzle starts `4.....8.5`: a second 4 in column 3 of row 0 clashes in the row.
+    let clash = with_symbol(&top95[0].text, 3, '4');
+    let input = format!("{}\n{clash}\n{}\n", top95[0].text, top95[1].text);
+    let result = run(&["validate"], &input);
+    assert!(!result.success);
+    let lines: Vec<&str> = result.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "stdout: {}", result.stdout);
+    assert_eq!(lines[0], "valid");
+    assert!(
+        lines[1].contains("row 0 has 4 at (0,0) (0,3)"),
+        "{:?}",
+        lines[1]
+    );
+    assert_eq!(lines[2], "valid");
+}
