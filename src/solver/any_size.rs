@@ -6,6 +6,14 @@
 //! from all its peers, no cell is empty, and every unit still has a place for every digit.
 //! A guess copies the whole state one level deeper in a buffer sized before the search
 //! starts, so backtracking is just going back a level.
+//!
+//! Large sparse grids make chronological backtracking heavy-tailed: an early wrong guess
+//! that no single contradicts can hide below a subtree of millions of nodes. When any one
+//! solution will do (fastest order, limit 1), the search therefore restarts from the root
+//! with a node budget that doubles each time, and each restart breaks ties between cells
+//! and orders digits differently, derived from the restart's number, so the same grid
+//! always gets the same answer. The first run is the plain search; the growing budget keeps
+//! the search complete, so an unsolvable grid is still proved unsolvable.
 
 use std::sync::OnceLock;
 
@@ -15,6 +23,12 @@ use crate::grid::{Grid, SUPPORTED_SIZES, box_side};
 
 /// Marks a cell whose digit is placed and propagated.
 const FIXED: u32 = 1 << 31;
+
+/// Nodes the first run of a restarting search may visit: plenty for ordinary puzzles.
+const FIRST_RUN_NODES: u64 = 1 << 10;
+
+/// Salt of [`Engine::mix`] for the choice of cell; digit orders use the depth (< 625).
+const CELL_CHOICE_SALT: usize = 1 << 20;
 
 /// How many search nodes pass between two looks at the clock. Nodes of a 25×25 search
 /// cost tens of microseconds, so this keeps a cancelled solve under a millisecond.
@@ -102,6 +116,9 @@ pub(super) fn search(grid: &Grid, options: &SolveOptions, cancel: &Cancellation)
         guesses: 0,
         count: 0,
         first: None,
+        nodes_left: u64::MAX,
+        out_of_nodes: false,
+        variant: 0,
     };
     let state = &mut engine.states[..cells];
     for (cell, &value) in grid.cells().iter().enumerate() {
@@ -110,7 +127,11 @@ pub(super) fn search(grid: &Grid, options: &SolveOptions, cancel: &Cancellation)
         }
     }
     if propagate(state, &mut engine.queue, topology) {
-        engine.search(0);
+        if options.order == Order::Fastest && options.limit == 1 {
+            engine.search_with_restarts();
+        } else {
+            engine.search(0);
+        }
     }
     let outcome = match engine.first {
         _ if engine.stop.stopped() => Outcome::Cancelled,
@@ -137,6 +158,12 @@ struct Engine<'a> {
     guesses: u64,
     count: u64,
     first: Option<Vec<u8>>,
+    /// Nodes this run may still visit.
+    nodes_left: u64,
+    /// Whether this run stopped because `nodes_left` ran out.
+    out_of_nodes: bool,
+    /// Which restart this is: 0 is the plain search, others break ties differently.
+    variant: usize,
 }
 
 /// Whether the search should go on after a branch.
@@ -151,30 +178,72 @@ impl Engine<'_> {
         &self.states[depth * self.cells..(depth + 1) * self.cells]
     }
 
+    /// Runs the search under a node budget that doubles until it finishes (see the module
+    /// doc); the root state at level 0 is never written, so each run starts afresh.
+    fn search_with_restarts(&mut self) {
+        let mut budget = FIRST_RUN_NODES;
+        for variant in 0.. {
+            self.variant = variant;
+            self.nodes_left = budget;
+            self.out_of_nodes = false;
+            self.search(0);
+            if !self.out_of_nodes {
+                return;
+            }
+            budget = budget.saturating_mul(2);
+        }
+    }
+
     fn search(&mut self, depth: usize) -> Flow {
         if self.stop.should_stop() {
             return Flow::Stop;
         }
+        if self.nodes_left == 0 {
+            self.out_of_nodes = true;
+            return Flow::Stop;
+        }
+        self.nodes_left -= 1;
         let Some(cell) = self.branch_cell(self.level(depth)) else {
             return self.record_solution(depth);
         };
-        let mut digits = self.level(depth)[cell];
+        let candidates = self.level(depth)[cell];
+        // Digits from a rotating start, so that restarts try other values first; the plain
+        // search (variant 0) goes in ascending order.
+        let start = self.mix(depth) % self.topology.size;
+        let (from_start, before_start) = (
+            candidates >> start << start,
+            candidates & ((1 << start) - 1),
+        );
         let cells = self.cells;
-        while digits != 0 {
-            let bit = digits & digits.wrapping_neg();
-            digits ^= bit;
-            self.guesses += 1;
-            let (done, next) = self.states.split_at_mut((depth + 1) * cells);
-            let next = &mut next[..cells];
-            next.copy_from_slice(&done[depth * cells..]);
-            fix(next, &mut self.queue, cell, bit);
-            if propagate(next, &mut self.queue, self.topology)
-                && self.search(depth + 1) == Flow::Stop
-            {
-                return Flow::Stop;
+        for mut digits in [from_start, before_start] {
+            while digits != 0 {
+                let bit = digits & digits.wrapping_neg();
+                digits ^= bit;
+                self.guesses += 1;
+                let (done, next) = self.states.split_at_mut((depth + 1) * cells);
+                let next = &mut next[..cells];
+                next.copy_from_slice(&done[depth * cells..]);
+                fix(next, &mut self.queue, cell, bit);
+                if propagate(next, &mut self.queue, self.topology)
+                    && self.search(depth + 1) == Flow::Stop
+                {
+                    return Flow::Stop;
+                }
             }
         }
         Flow::Continue
+    }
+
+    /// A number that differs between restarts and depths, 0 for the plain search.
+    fn mix(&self, salt: usize) -> usize {
+        if self.variant == 0 {
+            return 0;
+        }
+        let x = (self.variant as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt as u64;
+        // One round of a 64-bit multiplicative hash (splitmix64's finaliser).
+        let x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (x ^ (x >> 31)) as usize
     }
 
     /// The open cell to branch on, or `None` when every cell is fixed.
@@ -183,7 +252,11 @@ impl Engine<'_> {
             Order::Lexicographic => state.iter().position(|&v| v & FIXED == 0),
             Order::Fastest => {
                 let mut best: Option<(u32, usize)> = None;
-                for (cell, &v) in state.iter().enumerate() {
+                // Ties go to the first cell from a start that restarts move.
+                let start = self.mix(CELL_CHOICE_SALT) % self.cells;
+                let (before, after) = state.split_at(start);
+                let cells = after.iter().zip(start..).chain(before.iter().zip(0..));
+                for (&v, cell) in cells {
                     if v & FIXED != 0 {
                         continue;
                     }
