@@ -18,7 +18,7 @@
 use std::sync::OnceLock;
 
 use super::cancel::StopCheck;
-use super::{Cancellation, Order, Outcome, Search, SolveOptions};
+use super::{Cancellation, Flow, Order, Search, Solutions, SolveOptions};
 use crate::grid::{Grid, SUPPORTED_SIZES, box_side};
 
 /// Marks a cell whose digit is placed and propagated.
@@ -114,8 +114,7 @@ pub(super) fn search(grid: &Grid, options: &SolveOptions, cancel: &Cancellation)
         options,
         stop: StopCheck::new(cancel, STOP_CHECK_PERIOD),
         guesses: 0,
-        count: 0,
-        first: None,
+        solutions: Solutions::new(options),
         nodes_left: u64::MAX,
         out_of_nodes: false,
         variant: 0,
@@ -133,16 +132,10 @@ pub(super) fn search(grid: &Grid, options: &SolveOptions, cancel: &Cancellation)
             engine.search(0);
         }
     }
-    let outcome = match engine.first {
-        _ if engine.stop.stopped() => Outcome::Cancelled,
-        Some(cells) => Outcome::Solved {
-            solution: Grid::from_cells(grid.size(), cells).expect("a solution fits its grid"),
-            count: engine.count,
-        },
-        None => Outcome::Unsolvable,
-    };
     Search {
-        outcome,
+        outcome: engine
+            .solutions
+            .into_outcome(grid.size(), engine.stop.stopped()),
         guesses: engine.guesses,
     }
 }
@@ -156,21 +149,13 @@ struct Engine<'a> {
     options: &'a SolveOptions,
     stop: StopCheck<'a>,
     guesses: u64,
-    count: u64,
-    first: Option<Vec<u8>>,
+    solutions: Solutions,
     /// Nodes this run may still visit.
     nodes_left: u64,
     /// Whether this run stopped because `nodes_left` ran out.
     out_of_nodes: bool,
     /// Which restart this is: 0 is the plain search, others break ties differently.
     variant: usize,
-}
-
-/// Whether the search should go on after a branch.
-#[derive(PartialEq, Eq)]
-enum Flow {
-    Continue,
-    Stop,
 }
 
 impl Engine<'_> {
@@ -204,7 +189,10 @@ impl Engine<'_> {
         }
         self.nodes_left -= 1;
         let Some(cell) = self.branch_cell(self.level(depth)) else {
-            return self.record_solution(depth);
+            let level = &self.states[depth * self.cells..(depth + 1) * self.cells];
+            return self
+                .solutions
+                .record(|| level.iter().map(|&v| mask_value(v)).collect());
         };
         let candidates = self.level(depth)[cell];
         // Digits from a rotating start, so that restarts try other values first; the plain
@@ -270,19 +258,6 @@ impl Engine<'_> {
                 }
                 best.map(|(_, cell)| cell)
             }
-        }
-    }
-
-    fn record_solution(&mut self, depth: usize) -> Flow {
-        self.count += 1;
-        if self.first.is_none() {
-            let digits = self.level(depth).iter().map(|&v| mask_value(v)).collect();
-            self.first = Some(digits);
-        }
-        if self.count >= self.options.limit {
-            Flow::Stop
-        } else {
-            Flow::Continue
         }
     }
 }

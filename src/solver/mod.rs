@@ -78,6 +78,55 @@ pub(crate) struct Search {
     guesses: u64,
 }
 
+/// Whether a search goes on after a branch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Stop,
+}
+
+/// The solutions an engine has met: how many, and the first one's cells.
+struct Solutions {
+    limit: u64,
+    count: u64,
+    first: Option<Vec<u8>>,
+}
+
+impl Solutions {
+    fn new(options: &SolveOptions) -> Self {
+        Solutions {
+            limit: options.limit,
+            count: 0,
+            first: None,
+        }
+    }
+
+    /// Counts a solution, keeping the cells of the first; stops at the limit.
+    fn record(&mut self, cells: impl FnOnce() -> Vec<u8>) -> Flow {
+        self.count += 1;
+        if self.first.is_none() {
+            self.first = Some(cells());
+        }
+        if self.count >= self.limit {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        }
+    }
+
+    /// How the search ended for a grid of side `size`.
+    fn into_outcome(self, size: usize, cancelled: bool) -> Outcome {
+        match self.first {
+            _ if cancelled => Outcome::Cancelled,
+            Some(cells) => Outcome::Solved {
+                solution: Grid::from_cells(size, cells).expect("a solution fits its grid"),
+                count: self.count,
+            },
+            None => Outcome::Unsolvable,
+        }
+    }
+}
+
 /// Solves `grid` under `options`, stopping early when `cancel` says so.
 pub fn solve(grid: &Grid, options: &SolveOptions, cancel: &Cancellation) -> SolveReport {
     let started = Instant::now();

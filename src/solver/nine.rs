@@ -23,7 +23,7 @@
 //! changes, naked singles before the costlier column count.
 
 use super::cancel::StopCheck;
-use super::{Cancellation, Order, Outcome, Search, SolveOptions};
+use super::{Cancellation, Flow, Order, Search, Solutions, SolveOptions};
 use crate::grid::Grid;
 
 /// All 27 cells of a band.
@@ -402,25 +402,15 @@ struct CandidateCounts {
 pub(super) fn search(grid: &Grid, options: &SolveOptions, cancel: &Cancellation) -> Search {
     let mut engine = Engine {
         order: options.order,
-        limit: options.limit,
         stop: StopCheck::new(cancel, STOP_CHECK_PERIOD),
         guesses: 0,
-        count: 0,
-        first: None,
+        solutions: Solutions::new(options),
     };
     if let Some(board) = givens_board(grid) {
         engine.search(board);
     }
-    let outcome = match engine.first {
-        _ if engine.stop.stopped() => Outcome::Cancelled,
-        Some(cells) => Outcome::Solved {
-            solution: Grid::from_cells(9, cells).expect("a solution fits its grid"),
-            count: engine.count,
-        },
-        None => Outcome::Unsolvable,
-    };
     Search {
-        outcome,
+        outcome: engine.solutions.into_outcome(9, engine.stop.stopped()),
         guesses: engine.guesses,
     }
 }
@@ -438,18 +428,9 @@ fn givens_board(grid: &Grid) -> Option<Board> {
 
 struct Engine<'a> {
     order: Order,
-    limit: u64,
     stop: StopCheck<'a>,
     guesses: u64,
-    count: u64,
-    first: Option<Vec<u8>>,
-}
-
-/// Whether the search should go on after a branch.
-#[derive(PartialEq, Eq)]
-enum Flow {
-    Continue,
-    Stop,
+    solutions: Solutions,
 }
 
 impl Engine<'_> {
@@ -459,7 +440,7 @@ impl Engine<'_> {
             return Flow::Stop;
         }
         let Some((band, bit)) = board.branch_cell(self.order) else {
-            return self.record_solution(&board);
+            return self.solutions.record(|| board.digits());
         };
         for digit in 0..9 {
             if board.candidates[band][digit] & bit == 0 {
@@ -474,24 +455,12 @@ impl Engine<'_> {
         }
         Flow::Continue
     }
-
-    fn record_solution(&mut self, board: &Board) -> Flow {
-        self.count += 1;
-        if self.first.is_none() {
-            self.first = Some(board.digits());
-        }
-        if self.count >= self.limit {
-            Flow::Stop
-        } else {
-            Flow::Continue
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{Order, solve_with_any_size_engine};
+    use crate::solver::{Order, Outcome, solve_with_any_size_engine};
 
     #[test]
     fn band_table_keeps_only_mini_rows_of_some_permutation() {
