@@ -2,7 +2,11 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// How long a yielding solve runs between two offers of the CPU: well under the latency
+/// of an easy request, and long enough that the offers cost a yielding solve little.
+const YIELD_INTERVAL: Duration = Duration::from_micros(50);
 
 /// When a solve must give up: at a deadline, when a shared flag is raised, or never.
 #[derive(Debug, Clone, Default)]
@@ -30,8 +34,8 @@ impl Cancellation {
         self
     }
 
-    /// Also gives up the CPU to other runnable threads each time the solve polls (about
-    /// every 0.1 ms), so a long solve sharing the machine does not delay short ones.
+    /// Also gives up the CPU to other runnable threads every 50 µs, so a long
+    /// solve sharing the machine does not delay short ones.
     pub fn yielding(mut self) -> Self {
         self.yielding = true;
         self
@@ -55,6 +59,8 @@ pub(crate) struct StopCheck<'a> {
     period: u32,
     countdown: u32,
     stopped: bool,
+    /// When a yielding solve last offered the CPU.
+    last_yield: Option<Instant>,
 }
 
 impl<'a> StopCheck<'a> {
@@ -65,17 +71,23 @@ impl<'a> StopCheck<'a> {
             period,
             countdown: 0,
             stopped: false,
+            last_yield: cancellation.yielding.then(Instant::now),
         }
     }
 
     /// Whether the search must stop; once true, stays true.
     #[inline]
     pub(crate) fn should_stop(&mut self) -> bool {
+        if let Some(last_yield) = self.last_yield {
+            // The clock is cheap (vDSO); the yield is a system call, so it waits its turn.
+            let now = Instant::now();
+            if now - last_yield >= YIELD_INTERVAL {
+                std::thread::yield_now();
+                self.last_yield = Some(now);
+            }
+        }
         if self.countdown == 0 {
             self.countdown = self.period;
-            if self.cancellation.yielding {
-                std::thread::yield_now();
-            }
             self.stopped = self.stopped || self.cancellation.is_cancelled();
         }
         self.countdown -= 1;
