@@ -9,9 +9,10 @@
 //!
 //! Every solve first gets a short attempt ([`QUICK_ATTEMPT`]) outside the solver slots,
 //! so an easy puzzle is answered at once even while every slot is busy with a hard one
-//! (no head-of-line blocking). Only a grid that outlasts the attempt waits for a slot and
-//! starts again there. The quick attempts are bounded by `admission` and each is short,
-//! so the extra CPU they can take is bounded too.
+//! (no head-of-line blocking). Only a grid that outlasts the attempt asks for admission
+//! and waits for a slot, where it starts again. Quick attempts have a semaphore of their
+//! own ([`QUICK_ATTEMPTS_PER_SOLVER`] per solver) and each is short, so the extra CPU they
+//! take is bounded too, and waiting for one takes at most a few milliseconds.
 //!
 //! The solver polls a [`Cancellation`] with the request's deadline and a flag that a drop
 //! guard raises when the handler's future is dropped, so a timed-out or abandoned solve
@@ -37,6 +38,10 @@ use crate::solver::{self, Cancellation, Outcome, SolveOptions, SolveReport};
 /// hard (or huge) to the slots.
 const QUICK_ATTEMPT: Duration = Duration::from_millis(2);
 
+/// Quick attempts that may run at once, per solver slot: enough that hard grids' attempts
+/// cannot crowd out easy ones, few enough that their CPU stays bounded.
+const QUICK_ATTEMPTS_PER_SOLVER: usize = 4;
+
 /// A solve that finished within its time limit and found a solution.
 #[derive(Debug)]
 pub struct Solved {
@@ -53,6 +58,7 @@ pub struct Solved {
 /// The bounded pool of solver threads that every solving request goes through.
 #[derive(Clone)]
 pub struct SolverPool {
+    quick: Arc<Semaphore>,
     admission: Arc<Semaphore>,
     slots: Arc<Semaphore>,
     solve_timeout: Duration,
@@ -64,6 +70,7 @@ impl SolverPool {
     pub fn new(limits: &Limits, metrics: Metrics) -> Self {
         let solvers = limits.solver_concurrency.get();
         SolverPool {
+            quick: Arc::new(Semaphore::new(solvers * QUICK_ATTEMPTS_PER_SOLVER)),
             admission: Arc::new(Semaphore::new(solvers + limits.queue_length)),
             slots: Arc::new(Semaphore::new(solvers)),
             solve_timeout: limits.solve_timeout,
@@ -86,20 +93,24 @@ impl SolverPool {
             Duration::from_millis(ms.get()).min(self.solve_timeout)
         });
         let deadline = Instant::now() + timeout;
-        let timed_out = ApiError::SolveTimeout {
+        let timed_out = || ApiError::SolveTimeout {
             timeout_ms: timeout.as_millis(),
         };
 
-        let _admitted = Arc::clone(&self.admission)
-            .try_acquire_owned()
-            .map_err(|_| ApiError::Overloaded {
-                retry_after_secs: self.retry_after_secs(),
-            })?;
-
-        let mut attempt = self
-            .run(None, grid.clone(), options, deadline, Some(QUICK_ATTEMPT))
+        let quick =
+            tokio::time::timeout_at(deadline.into(), Arc::clone(&self.quick).acquire_owned())
+                .await
+                .map_err(|_elapsed| timed_out())?
+                .expect("the quick-attempt semaphore is never closed");
+        let first = self
+            .run(Lane::Quick(quick), grid.clone(), options, deadline)
             .await?;
-        if attempt.out_of_budget {
+        let (report, earlier) = if first.out_of_budget {
+            let _admitted = Arc::clone(&self.admission)
+                .try_acquire_owned()
+                .map_err(|_| ApiError::Overloaded {
+                    retry_after_secs: self.retry_after_secs(),
+                })?;
             let slot = {
                 let _waiting = GaugeGuard::raise(self.metrics.queue_depth());
                 tokio::time::timeout_at(deadline.into(), Arc::clone(&self.slots).acquire_owned())
@@ -107,34 +118,42 @@ impl SolverPool {
             };
             let slot = match slot {
                 Ok(permit) => permit.expect("the solver semaphore is never closed"),
-                Err(_elapsed) => return Err(timed_out),
+                Err(_elapsed) => {
+                    self.metrics
+                        .observe_solve(SolveOutcome::TimedOut, first.report.elapsed);
+                    return Err(timed_out());
+                }
             };
-            attempt = self.run(Some(slot), grid, options, deadline, None).await?;
-        }
-        let report = attempt.report;
+            let second = self.run(Lane::Slot(slot), grid, options, deadline).await?;
+            (second.report, Some(first.report))
+        } else {
+            (first.report, None)
+        };
+        // The stats cover the quick attempt too when the solve needed a slot.
+        let guesses = report.guesses + earlier.as_ref().map_or(0, |r| r.guesses);
+        let elapsed = report.elapsed + earlier.as_ref().map_or(Duration::ZERO, |r| r.elapsed);
 
         match report.outcome {
             Outcome::Solved { solution, count } => Ok(Some(Solved {
                 solution,
                 count,
-                guesses: report.guesses,
-                elapsed: report.elapsed,
+                guesses,
+                elapsed,
             })),
             Outcome::Unsolvable => Ok(None),
-            Outcome::Cancelled => Err(timed_out),
+            Outcome::Cancelled => Err(timed_out()),
         }
     }
 
-    /// Runs one solve on a blocking thread until `deadline`, or for at most `budget` from
-    /// the moment the thread starts (so time spent waiting for a thread does not eat into
-    /// it), holding the solver `slot` (if any) until the thread is done.
+    /// Runs one solve on a blocking thread until `deadline`; a quick attempt also stops
+    /// after [`QUICK_ATTEMPT`] from the moment its thread starts (so waiting for a thread
+    /// does not eat into it). The lane's permit is held until the thread is done.
     async fn run(
         &self,
-        slot: Option<OwnedSemaphorePermit>,
+        lane: Lane,
         grid: Grid,
         options: SolveOptions,
         deadline: Instant,
-        budget: Option<Duration>,
     ) -> Result<Attempt, ApiError> {
         let abandoned = Arc::new(AtomicBool::new(false));
         // Raises the flag if this future is dropped (the client went away) mid-solve; after
@@ -143,16 +162,21 @@ impl SolverPool {
         let metrics = self.metrics.clone();
         let span = Span::current();
         tokio::task::spawn_blocking(move || {
-            // The permit lives in this closure, so the slot is taken until the thread is free.
-            let slot = slot.map(|permit| SlotInUse::take(permit, metrics.slots_in_use()));
-            let cutoff = budget.map_or(deadline, |budget| deadline.min(Instant::now() + budget));
-            let mut cancel = Cancellation::none()
-                .with_deadline(cutoff)
-                .with_flag(Arc::clone(&abandoned));
-            if budget.is_none() {
+            // The permit lives in this closure, so it is held until the thread is free.
+            let cancel = Cancellation::none().with_flag(Arc::clone(&abandoned));
+            let (_quick_permit, slot, cutoff, cancel) = match lane {
+                Lane::Quick(permit) => {
+                    let cutoff = deadline.min(Instant::now() + QUICK_ATTEMPT);
+                    (Some(permit), None, cutoff, cancel.with_deadline(cutoff))
+                }
                 // A solve in a slot is a long one: it lets quick attempts run first.
-                cancel = cancel.yielding();
-            }
+                Lane::Slot(permit) => (
+                    None,
+                    Some(SlotInUse::take(permit, metrics.slots_in_use())),
+                    deadline,
+                    cancel.with_deadline(deadline).yielding(),
+                ),
+            };
             span.in_scope(|| {
                 let report = solver::solve(&grid, &options, &cancel);
                 let abandoned = abandoned.load(Ordering::Relaxed);
@@ -187,6 +211,12 @@ impl SolverPool {
     fn retry_after_secs(&self) -> u64 {
         self.solve_timeout.as_secs_f64().ceil().max(1.0) as u64
     }
+}
+
+/// Where a run of the solver goes: a quick attempt, or a solver slot.
+enum Lane {
+    Quick(OwnedSemaphorePermit),
+    Slot(OwnedSemaphorePermit),
 }
 
 /// One run of the solver, and whether it stopped only because its budget ran out.

@@ -121,7 +121,8 @@ async fn beyond_the_queue_requests_get_503_overloaded_with_retry_after() {
     let busy = hold_a_solver(&server);
     server.wait_for_metric(IN_USE, 1.0).await;
 
-    let turned_away = server.post("/solve", &json!({ "grid": CLASSIC })).await;
+    // A second hard grid outlasts its quick attempt and finds no slot and no queue.
+    let turned_away = server.post("/solve", &json!({ "grid": busy_grid() })).await;
     assert_eq!(turned_away.headers()["retry-after"], "30");
     problem_of(turned_away, StatusCode::SERVICE_UNAVAILABLE, "overloaded").await;
     // `/validate` without `solvable` never needs a solver.
@@ -145,8 +146,11 @@ async fn requests_beyond_the_solvers_wait_in_the_queue() {
             .send(),
     );
     server.wait_for_metric(QUEUED, 1.0).await;
-    let turned_away = server.post("/solve", &json!({ "grid": CLASSIC })).await;
+    let turned_away = server.post("/solve", &json!({ "grid": busy_grid() })).await;
     problem_of(turned_away, StatusCode::SERVICE_UNAVAILABLE, "overloaded").await;
+    // An easy puzzle is still answered: it needs neither a slot nor a place in the queue.
+    let easy = server.post("/solve", &json!({ "grid": CLASSIC })).await;
+    assert_eq!(easy.status(), StatusCode::OK);
 
     // The busy client gives up; its solve stops and the waiting request gets the solver,
     // where it runs into its own limit.
@@ -159,7 +163,8 @@ async fn requests_beyond_the_solvers_wait_in_the_queue() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_easy_puzzle_does_not_wait_behind_a_busy_solver() {
-    let server = spawn_app(one_solver(1, GENEROUS_TIMEOUT)).await;
+    // No queue at all: the easy puzzle needs neither a slot nor a place in the queue.
+    let server = spawn_app(one_solver(0, GENEROUS_TIMEOUT)).await;
     let busy = hold_a_solver(&server);
     server.wait_for_metric(IN_USE, 1.0).await;
 
