@@ -18,48 +18,10 @@ use std::time::{Duration, Instant};
 
 use sudoku_service::grid::Grid;
 use sudoku_service::solver::{Cancellation, Order, Outcome, SolveOptions, solve};
-use sudoku_service::validate::validate;
 
 /// How long a solve that should have been cancelled may go on before the test gives up on
 /// it. Far above any deadline used here: it only turns a hang into a failure.
 const WATCHDOG: Duration = Duration::from_secs(60);
-
-/// A grid of side `size` (16 or 25, box side s) that breaks no rule and has no solution:
-/// the s+1 largest digits fill rows 1..s-1 of each of the first s-1 boxes, so the
-/// (s-1)·s cells of row 0 in those boxes are left with only n-s-1 digits, one too few.
-/// Each digit sits in a different row in each box, so no row, column or box repeats one.
-fn pigeonhole_trap(size: usize) -> Grid {
-    let side = (1..=5).find(|s| s * s == size).expect("a square size");
-    let mut cells = vec![0u8; size * size];
-    for b in 0..side - 1 {
-        let mut next_col = vec![0; side - 1];
-        for (k, digit) in (size - side..=size).enumerate() {
-            let row = (k + b) % (side - 1);
-            let col = b * side + next_col[row];
-            next_col[row] += 1;
-            cells[(1 + row) * size + col] = digit as u8;
-        }
-    }
-    let grid = Grid::from_cells(size, cells).unwrap();
-    let verdict = validate(&grid);
-    assert!(
-        verdict.valid,
-        "the trap breaks no rule: {:?}",
-        verdict.conflicts
-    );
-    // Row 0 of each of those boxes already sees every big digit in its box.
-    let big: Vec<u8> = (size - side..=size).map(|d| d as u8).collect();
-    for b in 0..side - 1 {
-        let mut seen: Vec<u8> = (1..side)
-            .flat_map(|r| (b * side..(b + 1) * side).map(move |c| (r, c)))
-            .map(|(r, c)| grid.get(r, c))
-            .filter(|&v| v != 0)
-            .collect();
-        seen.sort_unstable();
-        assert_eq!(seen, big, "box {b}");
-    }
-    grid
-}
 
 /// Solves on another thread and returns the outcome, failing the test if the solve has
 /// not returned after [`WATCHDOG`]. `while_solving` runs on this thread meanwhile.
@@ -89,8 +51,8 @@ fn options(order: Order, limit: u64) -> SolveOptions {
 fn long_searches() -> Vec<(&'static str, Grid, SolveOptions)> {
     let mut searches = Vec::new();
     for order in [Order::Fastest, Order::Lexicographic] {
-        searches.push(("16×16 trap", pigeonhole_trap(16), options(order, 1)));
-        searches.push(("25×25 trap", pigeonhole_trap(25), options(order, 1)));
+        searches.push(("16×16 trap", common::pigeonhole_trap(16), options(order, 1)));
+        searches.push(("25×25 trap", common::pigeonhole_trap(25), options(order, 1)));
         searches.push((
             "empty 9×9",
             Grid::empty(9).unwrap(),

@@ -278,3 +278,33 @@ fn validate_answers_each_line_of_a_puzzle_file() {
     );
     assert_eq!(lines[2], "valid");
 }
+
+#[test]
+fn a_puzzle_that_outlasts_the_time_limit_answers_timeout_and_fails() {
+    // Breaks no rule, has no solution, and keeps the solver busy far beyond the limit.
+    let trap = common::pigeonhole_trap(16).to_symbols();
+    let input = format!(
+        "{trap}\n{}\n",
+        read_data("9x9/top95.txt").lines().next().unwrap()
+    );
+    let run = run(&["solve", "--timeout-ms", "200"], &input);
+    assert!(!run.success);
+    let answers: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(answers.len(), 2);
+    assert_eq!(answers[0], "timeout");
+    assert_eq!(answers[1].len(), 81, "the next puzzle is still solved");
+    assert!(run.stderr.contains("1 timed out"), "{}", run.stderr);
+}
+
+#[test]
+fn empty_input_is_an_error() {
+    for command in [&["solve"][..], &["validate"][..]] {
+        let run = run(command, "# only a comment\n\n");
+        assert!(!run.success, "{command:?}");
+        assert!(
+            run.stderr.contains("no puzzles"),
+            "{command:?}: {}",
+            run.stderr
+        );
+    }
+}

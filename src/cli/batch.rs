@@ -1,11 +1,12 @@
 //! Solving a file of one puzzle per line on several threads, answering in input order.
 //!
 //! Workers take chunks of lines from a shared counter and send each chunk's answers to
-//! the writing thread, which puts them back in order. Memory stays bounded by the chunks
-//! that finished early, not by the size of the input.
+//! the writing thread, which puts them back in order and writes each as soon as all
+//! before it are written.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
@@ -13,9 +14,10 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::SolveArgs;
 use super::verdict;
 use crate::grid::Grid;
-use crate::solver::{self, Cancellation, Outcome, SolveOptions};
+use crate::solver::{self, Outcome};
 use crate::text_format::{self, PuzzleLine};
 
 /// Lines a worker takes at a time: large enough to keep the channel quiet, small enough
@@ -31,6 +33,7 @@ pub(super) struct Tally {
     solved: usize,
     multiple: usize,
     unsolvable: usize,
+    timed_out: usize,
     invalid: usize,
 }
 
@@ -39,11 +42,17 @@ impl Tally {
         self.solved += other.solved;
         self.multiple += other.multiple;
         self.unsolvable += other.unsolvable;
+        self.timed_out += other.timed_out;
         self.invalid += other.invalid;
     }
 
     fn total(&self) -> usize {
-        self.solved + self.unsolvable + self.invalid
+        self.solved + self.unsolvable + self.timed_out + self.invalid
+    }
+
+    /// Whether the batch had no puzzle at all.
+    pub(super) fn is_empty(&self) -> bool {
+        self.total() == 0
     }
 
     /// Whether every puzzle of the batch was solved.
@@ -61,10 +70,11 @@ impl Tally {
             String::new()
         };
         format!(
-            "{} puzzles: {} solved{multiple}, {} unsolvable, {} invalid in {seconds:.3} s ({rate:.0} puzzles/s)",
+            "{} puzzles: {} solved{multiple}, {} unsolvable, {} timed out, {} invalid in {seconds:.3} s ({rate:.0} puzzles/s)",
             self.total(),
             self.solved,
             self.unsolvable,
+            self.timed_out,
             self.invalid,
         )
     }
@@ -74,7 +84,7 @@ impl Tally {
 /// puzzle to `out`, in input order.
 pub(super) fn solve_lines(
     input: &str,
-    options: &SolveOptions,
+    args: &SolveArgs,
     threads: usize,
     show_progress: bool,
     out: &mut impl Write,
@@ -83,7 +93,8 @@ pub(super) fn solve_lines(
     let chunks: Vec<&[PuzzleLine]> = lines.chunks(CHUNK_LINES).collect();
     let progress = progress_bar(lines.len(), show_progress);
     let next_chunk = AtomicUsize::new(0);
-    let abandoned = AtomicBool::new(false);
+    // Raised when the output is gone: workers stop taking chunks and cut running solves.
+    let abandoned = Arc::new(AtomicBool::new(false));
     let (sender, receiver) = mpsc::channel::<(usize, String, Tally)>();
     thread::scope(|scope| {
         for _ in 0..threads.max(1) {
@@ -95,7 +106,7 @@ pub(super) fn solve_lines(
                     let Some(chunk) = chunks.get(index) else {
                         break;
                     };
-                    let (text, tally) = answer_chunk(chunk, options);
+                    let (text, tally) = answer_chunk(chunk, args, abandoned);
                     if sender.send((index, text, tally)).is_err() {
                         break;
                     }
@@ -132,17 +143,22 @@ fn write_in_order(
     Ok(total)
 }
 
-fn answer_chunk(chunk: &[PuzzleLine], options: &SolveOptions) -> (String, Tally) {
+fn answer_chunk(chunk: &[PuzzleLine], args: &SolveArgs, stop: &Arc<AtomicBool>) -> (String, Tally) {
     let mut text = String::new();
     let mut tally = Tally::default();
     for line in chunk {
-        text.push_str(&answer_line(line.puzzle, options, &mut tally));
+        text.push_str(&answer_line(line.puzzle, args, stop, &mut tally));
         text.push('\n');
     }
     (text, tally)
 }
 
-fn answer_line(puzzle: &str, options: &SolveOptions, tally: &mut Tally) -> String {
+fn answer_line(
+    puzzle: &str,
+    args: &SolveArgs,
+    stop: &Arc<AtomicBool>,
+    tally: &mut Tally,
+) -> String {
     let grid = match Grid::parse_symbols(puzzle) {
         Ok(grid) => grid,
         Err(error) => {
@@ -150,7 +166,8 @@ fn answer_line(puzzle: &str, options: &SolveOptions, tally: &mut Tally) -> Strin
             return format!("invalid: {error}");
         }
     };
-    match solver::solve(&grid, options, &Cancellation::none()).outcome {
+    let options = args.options();
+    match solver::solve(&grid, &options, &args.cancellation(Arc::clone(stop))).outcome {
         Outcome::Solved { solution, count } => {
             tally.solved += 1;
             if options.limit < 2 {
@@ -159,9 +176,13 @@ fn answer_line(puzzle: &str, options: &SolveOptions, tally: &mut Tally) -> Strin
             tally.multiple += usize::from(count > 1);
             format!("{} {}", solution.to_symbols(), verdict::uniqueness(count))
         }
-        Outcome::Unsolvable | Outcome::Cancelled => {
+        Outcome::Unsolvable => {
             tally.unsolvable += 1;
             "unsolvable".to_owned()
+        }
+        Outcome::Cancelled => {
+            tally.timed_out += 1;
+            "timeout".to_owned()
         }
     }
 }

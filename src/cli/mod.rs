@@ -9,13 +9,18 @@ mod verdict;
 
 use std::io::{self, IsTerminal, Write};
 use std::num::NonZeroUsize;
-use std::time::Instant;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
 use crate::solver::{self, Cancellation, Order, Outcome, SolveOptions};
 use crate::text_format::{self, Layout};
 use crate::validate::validate;
+
+/// What stdin without a single puzzle gets: an empty answer would look like success.
+const NO_PUZZLES: &str = "no puzzles on stdin: expected a 9-line block or one puzzle per line";
 
 /// Flags of `sudoku-service solve`.
 #[derive(Debug, Clone, Args)]
@@ -29,9 +34,22 @@ pub struct SolveArgs {
     /// Worker threads for files with one puzzle per line [default: available cores].
     #[arg(long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
+    /// Give up on a puzzle after this many milliseconds and answer `timeout`; 0 for no
+    /// limit. Only large grids that break no rule yet have no solution come near it.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub timeout_ms: u64,
 }
 
 impl SolveArgs {
+    /// When a solve that starts now must give up, stopping early also once `stop` is set.
+    fn cancellation(&self, stop: Arc<AtomicBool>) -> Cancellation {
+        let cancellation = Cancellation::none().with_flag(stop);
+        match self.timeout_ms {
+            0 => cancellation,
+            ms => cancellation.with_deadline(Instant::now() + Duration::from_millis(ms)),
+        }
+    }
+
     fn options(&self) -> SolveOptions {
         SolveOptions {
             order: if self.lexicographic {
@@ -68,7 +86,11 @@ pub fn solve(
             .or_else(|| std::thread::available_parallelism().ok())
             .map_or(1, NonZeroUsize::get);
         let started = Instant::now();
-        let tally = batch::solve_lines(input, &options, threads, io::stderr().is_terminal(), out)?;
+        let tally = batch::solve_lines(input, args, threads, io::stderr().is_terminal(), out)?;
+        if tally.is_empty() {
+            writeln!(err, "{NO_PUZZLES}")?;
+            return Ok(Status::Failure);
+        }
         writeln!(err, "{}", tally.summary(started.elapsed(), args.unique))?;
         return Ok(if tally.all_solved() {
             Status::Success
@@ -91,7 +113,8 @@ pub fn solve(
         }
         return Ok(Status::Failure);
     }
-    match solver::solve(&grid, &options, &Cancellation::none()).outcome {
+    let cancellation = args.cancellation(Arc::new(AtomicBool::new(false)));
+    match solver::solve(&grid, &options, &cancellation).outcome {
         Outcome::Solved { solution, count } => {
             writeln!(out, "{}", text_format::format_grid(&solution, layout))?;
             if args.unique {
@@ -99,8 +122,12 @@ pub fn solve(
             }
             Ok(Status::Success)
         }
-        Outcome::Unsolvable | Outcome::Cancelled => {
+        Outcome::Unsolvable => {
             writeln!(err, "unsolvable: the grid has no solution")?;
+            Ok(Status::Failure)
+        }
+        Outcome::Cancelled => {
+            writeln!(err, "timeout: no answer within {} ms", args.timeout_ms)?;
             Ok(Status::Failure)
         }
     }
@@ -118,6 +145,10 @@ pub fn validate_input(
             .collect(),
         Layout::DigitBlock | Layout::SpacedBlock => vec![input.to_owned()],
     };
+    if puzzles.is_empty() {
+        writeln!(err, "{NO_PUZZLES}")?;
+        return Ok(Status::Failure);
+    }
     let mut valid = 0;
     for puzzle in &puzzles {
         let text = match text_format::parse_block(puzzle) {

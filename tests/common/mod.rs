@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests and the benchmark: reading the puzzle files
-//! under `tests/data`, solving with given options, and checking a solution against its
-//! puzzle.
+//! under `tests/data`, solving with given options, checking a solution against its
+//! puzzle, and building grids that keep the solver busy.
 //!
 //! The files are read here with a deliberately simple reader of their own, not with the
 //! crate's `text_format`, so that a bug there cannot hide a bug in the solver.
@@ -153,4 +153,41 @@ impl Failures {
         }
         panic!("{message}");
     }
+}
+
+/// A grid of side `size` (16 or 25, box side s) that breaks no rule and has no solution:
+/// the s+1 largest digits fill rows 1..s-1 of each of the first s-1 boxes, so the
+/// (s-1)·s cells of row 0 in those boxes are left with only n-s-1 digits, one too few.
+/// Each digit sits in a different row in each box, so no row, column or box repeats one.
+pub fn pigeonhole_trap(size: usize) -> Grid {
+    let side = (1..=5).find(|s| s * s == size).expect("a square size");
+    let mut cells = vec![0u8; size * size];
+    for b in 0..side - 1 {
+        let mut next_col = vec![0; side - 1];
+        for (k, digit) in (size - side..=size).enumerate() {
+            let row = (k + b) % (side - 1);
+            let col = b * side + next_col[row];
+            next_col[row] += 1;
+            cells[(1 + row) * size + col] = digit as u8;
+        }
+    }
+    let grid = Grid::from_cells(size, cells).unwrap();
+    let verdict = validate(&grid);
+    assert!(
+        verdict.valid,
+        "the trap breaks no rule: {:?}",
+        verdict.conflicts
+    );
+    // Row 0 of each of those boxes already sees every big digit in its box.
+    let big: Vec<u8> = (size - side..=size).map(|d| d as u8).collect();
+    for b in 0..side - 1 {
+        let mut seen: Vec<u8> = (1..side)
+            .flat_map(|r| (b * side..(b + 1) * side).map(move |c| (r, c)))
+            .map(|(r, c)| grid.get(r, c))
+            .filter(|&v| v != 0)
+            .collect();
+        seen.sort_unstable();
+        assert_eq!(seen, big, "box {b}");
+    }
+    grid
 }
