@@ -10,6 +10,9 @@ use clap::{Args, ValueEnum};
 
 use crate::http::Limits;
 
+/// The longest wait queue accepted: far more waiting solves than any client would wait for.
+const MAX_QUEUE_LENGTH: i64 = 1_000_000;
+
 /// Where the server listens; `serve` binds it and `healthcheck` probes it.
 #[derive(Debug, Clone, Args)]
 pub struct ListenArgs {
@@ -46,8 +49,9 @@ pub struct ServeConfig {
     #[arg(long, env = "SOLVER_CONCURRENCY")]
     pub solver_concurrency: Option<NonZeroUsize>,
     /// Solve requests that may wait for a free solver; beyond them, 503 `overloaded`.
-    #[arg(long, env = "QUEUE_LENGTH", default_value_t = 64)]
-    pub queue_length: usize,
+    #[arg(long, env = "QUEUE_LENGTH", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(0..=MAX_QUEUE_LENGTH))]
+    pub queue_length: u32,
     /// Largest request body accepted, in bytes; larger bodies get 413.
     #[arg(long, env = "BODY_LIMIT_BYTES", default_value_t = 65536)]
     pub body_limit_bytes: usize,
@@ -77,7 +81,7 @@ impl ServeConfig {
         Limits {
             solve_timeout: Duration::from_millis(self.solve_timeout_ms),
             solver_concurrency: self.solver_concurrency.unwrap_or_else(available_cores),
-            queue_length: self.queue_length,
+            queue_length: self.queue_length as usize,
             body_limit_bytes: self.body_limit_bytes,
         }
     }

@@ -23,8 +23,6 @@ pub enum Layout {
 /// One puzzle line of a [`Layout::Lines`] input.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PuzzleLine<'a> {
-    /// 1-based line number in the input.
-    pub number: usize,
     /// The grid field of the line, without what follows it.
     pub puzzle: &'a str,
 }
@@ -35,7 +33,7 @@ const FIELD_SEPARATORS: [u8; 5] = [b'\t', b' ', b':', b',', b';'];
 /// Tells which layout `input` uses: a 9-line block when it has exactly nine content lines
 /// of nine digits (packed or spaced), otherwise one puzzle per line.
 pub fn detect(input: &str) -> Layout {
-    let lines: Vec<&str> = content_lines(input).map(|(_, line)| line).collect();
+    let lines: Vec<&str> = content_lines(input).collect();
     if lines.len() != 9 {
         return Layout::Lines;
     }
@@ -58,7 +56,7 @@ pub fn detect(input: &str) -> Layout {
 
 /// Reads a 9-line block (either block layout) as one grid.
 pub fn parse_block(input: &str) -> Result<Grid, GridError> {
-    let symbols: String = content_lines(input).map(|(_, line)| line).collect();
+    let symbols: String = content_lines(input).collect();
     Grid::parse_symbols(&symbols)
 }
 
@@ -82,8 +80,7 @@ pub fn format_grid(grid: &Grid, layout: Layout) -> String {
 
 /// The puzzle lines of a line-per-puzzle input, skipping blank and `#` comment lines.
 pub fn puzzle_lines(input: &str) -> impl Iterator<Item = PuzzleLine<'_>> {
-    content_lines(input).map(|(number, line)| PuzzleLine {
-        number,
+    content_lines(input).map(|line| PuzzleLine {
         puzzle: line
             .bytes()
             .position(|b| FIELD_SEPARATORS.contains(&b))
@@ -91,13 +88,12 @@ pub fn puzzle_lines(input: &str) -> impl Iterator<Item = PuzzleLine<'_>> {
     })
 }
 
-/// Non-blank, non-comment lines with their 1-based numbers, trimmed.
-fn content_lines(input: &str) -> impl Iterator<Item = (usize, &str)> {
+/// Non-blank, non-comment lines, trimmed.
+fn content_lines(input: &str) -> impl Iterator<Item = &str> {
     input
         .lines()
-        .enumerate()
-        .map(|(index, line)| (index + 1, line.trim()))
-        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
 }
 
 #[cfg(test)]
@@ -110,16 +106,7 @@ mod tests {
         let lines: Vec<PuzzleLine> = puzzle_lines(input).collect();
         assert_eq!(
             lines,
-            vec![
-                PuzzleLine {
-                    number: 3,
-                    puzzle: "1.3"
-                },
-                PuzzleLine {
-                    number: 4,
-                    puzzle: "ab"
-                }
-            ]
+            vec![PuzzleLine { puzzle: "1.3" }, PuzzleLine { puzzle: "ab" }]
         );
     }
 

@@ -3,11 +3,11 @@
 //! # State layout
 //!
 //! A band is three rows of the grid: 27 cells, bit `row_in_band * 9 + col` of a `u32`.
-//! [`Board::candidates`]`[d][b]` holds the cells of band `b` where digit `d + 1` may still
+//! [`Board::candidates`]`[b][d]` holds the cells of band `b` where digit `d + 1` may still
 //! go, and a placed digit keeps its own bit there, so every row, column and box of every
 //! digit always holds at least one bit. [`Board::open`]`[b]` holds the cells of band `b`
-//! that have no digit yet. A `Board` is 120 bytes and `Copy`: a guess copies it, and
-//! backtracking drops the copy.
+//! that have no digit yet, and [`Board::seen`] the candidates as propagation last saw them.
+//! A `Board` is 232 bytes and `Copy`: a guess copies it, and backtracking drops the copy.
 //!
 //! # Propagation
 //!

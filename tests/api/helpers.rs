@@ -226,7 +226,7 @@ pub fn serve_config(limits: Limits) -> ServeConfig {
         },
         solve_timeout_ms: limits.solve_timeout.as_millis() as u64,
         solver_concurrency: Some(limits.solver_concurrency),
-        queue_length: limits.queue_length,
+        queue_length: u32::try_from(limits.queue_length).expect("test queues are short"),
         body_limit_bytes: limits.body_limit_bytes,
         shutdown_grace_secs: 5,
         log_format: LogFormat::Text,
