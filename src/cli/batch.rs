@@ -17,7 +17,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::SolveArgs;
 use super::verdict;
 use crate::grid::Grid;
-use crate::solver::{self, Outcome};
+use crate::solver::{self, Outcome, SolveOptions};
 use crate::text_format::{self, PuzzleLine};
 
 /// Lines a worker takes at a time: large enough to keep the channel quiet, small enough
@@ -144,10 +144,11 @@ fn write_in_order(
 }
 
 fn answer_chunk(chunk: &[PuzzleLine], args: &SolveArgs, stop: &Arc<AtomicBool>) -> (String, Tally) {
+    let options = args.options();
     let mut text = String::new();
     let mut tally = Tally::default();
     for line in chunk {
-        text.push_str(&answer_line(line.puzzle, args, stop, &mut tally));
+        text.push_str(&answer_line(line.puzzle, &options, args, stop, &mut tally));
         text.push('\n');
     }
     (text, tally)
@@ -155,6 +156,7 @@ fn answer_chunk(chunk: &[PuzzleLine], args: &SolveArgs, stop: &Arc<AtomicBool>) 
 
 fn answer_line(
     puzzle: &str,
+    options: &SolveOptions,
     args: &SolveArgs,
     stop: &Arc<AtomicBool>,
     tally: &mut Tally,
@@ -166,8 +168,7 @@ fn answer_line(
             return format!("invalid: {error}");
         }
     };
-    let options = args.options();
-    match solver::solve(&grid, &options, &args.cancellation(Arc::clone(stop))).outcome {
+    match solver::solve(&grid, options, &args.cancellation(Arc::clone(stop))).outcome {
         Outcome::Solved { solution, count } => {
             tally.solved += 1;
             if options.limit < 2 {

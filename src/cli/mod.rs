@@ -139,11 +139,11 @@ pub fn validate_input(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<Status> {
-    let puzzles: Vec<String> = match text_format::detect(input) {
+    let puzzles: Vec<&str> = match text_format::detect(input) {
         Layout::Lines => text_format::puzzle_lines(input)
-            .map(|line| line.puzzle.to_owned())
+            .map(|line| line.puzzle)
             .collect(),
-        Layout::DigitBlock | Layout::SpacedBlock => vec![input.to_owned()],
+        Layout::DigitBlock | Layout::SpacedBlock => vec![input],
     };
     if puzzles.is_empty() {
         writeln!(err, "{NO_PUZZLES}")?;

@@ -97,11 +97,9 @@ impl SolverPool {
             timeout_ms: timeout.as_millis(),
         };
 
-        let quick =
-            tokio::time::timeout_at(deadline.into(), Arc::clone(&self.quick).acquire_owned())
-                .await
-                .map_err(|_elapsed| timed_out())?
-                .expect("the quick-attempt semaphore is never closed");
+        let quick = acquire_until(&self.quick, deadline)
+            .await
+            .ok_or_else(timed_out)?;
         let first = self
             .run(Lane::Quick(quick), grid.clone(), options, deadline)
             .await?;
@@ -113,12 +111,11 @@ impl SolverPool {
                 })?;
             let slot = {
                 let _waiting = GaugeGuard::raise(self.metrics.queue_depth());
-                tokio::time::timeout_at(deadline.into(), Arc::clone(&self.slots).acquire_owned())
-                    .await
+                acquire_until(&self.slots, deadline).await
             };
             let slot = match slot {
-                Ok(permit) => permit.expect("the solver semaphore is never closed"),
-                Err(_elapsed) => {
+                Some(permit) => permit,
+                None => {
                     self.metrics
                         .observe_solve(SolveOutcome::TimedOut, first.report.elapsed);
                     return Err(timed_out());
@@ -211,6 +208,18 @@ impl SolverPool {
     fn retry_after_secs(&self) -> u64 {
         self.solve_timeout.as_secs_f64().ceil().max(1.0) as u64
     }
+}
+
+/// Waits for a permit of `semaphore` until `deadline`; `None` when the deadline came first.
+async fn acquire_until(
+    semaphore: &Arc<Semaphore>,
+    deadline: Instant,
+) -> Option<OwnedSemaphorePermit> {
+    let permit = tokio::time::timeout_at(deadline.into(), Arc::clone(semaphore).acquire_owned());
+    permit
+        .await
+        .ok()
+        .map(|permit| permit.expect("the pool's semaphores are never closed"))
 }
 
 /// Where a run of the solver goes: a quick attempt, or a solver slot.
