@@ -101,19 +101,24 @@ impl Grid {
     /// Parses the string notation: N² symbols, `0` or `.` for blanks, `1`-`9` then
     /// `A`.. (case-insensitive) for 10 and up; whitespace anywhere is ignored.
     pub fn parse_symbols(text: &str) -> Result<Grid, GridError> {
-        let symbols = || text.chars().filter(|c| !c.is_whitespace());
-        let found = if text.is_ascii() {
-            // Byte count for the common ASCII input: Unicode whitespace cannot occur.
-            text.bytes().filter(|b| !b.is_ascii_whitespace()).count()
+        if text.is_ascii() {
+            // Bytes for the common ASCII input, where Unicode whitespace cannot occur.
+            let bytes = text.bytes().filter(|b| !b.is_ascii_whitespace());
+            Self::from_symbols(bytes.map(char::from))
         } else {
-            symbols().count()
-        };
+            Self::from_symbols(text.chars().filter(|c| !c.is_whitespace()))
+        }
+    }
+
+    /// Reads a grid from its symbols, whitespace already left out.
+    fn from_symbols(symbols: impl Iterator<Item = char> + Clone) -> Result<Grid, GridError> {
+        let found = symbols.clone().count();
         let size = SUPPORTED_SIZES
             .into_iter()
             .find(|n| n * n == found)
             .ok_or(GridError::Length { found })?;
         let mut cells = Vec::with_capacity(found);
-        for (index, symbol) in symbols().enumerate() {
+        for (index, symbol) in symbols.enumerate() {
             // Row and column are worked out only for an error, off the common path.
             let value = symbol_value(symbol).ok_or_else(|| GridError::Symbol {
                 symbol,

@@ -5,6 +5,7 @@
 //! before it are written.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -148,42 +149,45 @@ fn answer_chunk(chunk: &[PuzzleLine], args: &SolveArgs, stop: &Arc<AtomicBool>) 
     let mut text = String::new();
     let mut tally = Tally::default();
     for line in chunk {
-        text.push_str(&answer_line(line.puzzle, &options, args, stop, &mut tally));
+        answer_line(line.puzzle, &options, args, stop, &mut tally, &mut text);
         text.push('\n');
     }
     (text, tally)
 }
 
+/// Solves one puzzle, counts how it ended and writes its answer (without a line end).
 fn answer_line(
     puzzle: &str,
     options: &SolveOptions,
     args: &SolveArgs,
     stop: &Arc<AtomicBool>,
     tally: &mut Tally,
-) -> String {
+    out: &mut String,
+) {
     let grid = match Grid::parse_symbols(puzzle) {
         Ok(grid) => grid,
         Err(error) => {
             tally.invalid += 1;
-            return format!("invalid: {error}");
+            return write!(out, "invalid: {error}").expect("writing to a String cannot fail");
         }
     };
     match solver::solve(&grid, options, &args.cancellation(Arc::clone(stop))).outcome {
         Outcome::Solved { solution, count } => {
             tally.solved += 1;
-            if options.limit < 2 {
-                return solution.to_symbols();
+            out.push_str(&solution.to_symbols());
+            if options.limit >= 2 {
+                tally.multiple += usize::from(count > 1);
+                out.push(' ');
+                out.push_str(verdict::uniqueness(count));
             }
-            tally.multiple += usize::from(count > 1);
-            format!("{} {}", solution.to_symbols(), verdict::uniqueness(count))
         }
         Outcome::Unsolvable => {
             tally.unsolvable += 1;
-            "unsolvable".to_owned()
+            out.push_str("unsolvable");
         }
         Outcome::Cancelled => {
             tally.timed_out += 1;
-            "timeout".to_owned()
+            out.push_str("timeout");
         }
     }
 }
