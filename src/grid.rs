@@ -101,13 +101,26 @@ impl Grid {
     /// Parses the string notation: N² symbols, `0` or `.` for blanks, `1`-`9` then
     /// `A`.. (case-insensitive) for 10 and up; whitespace anywhere is ignored.
     pub fn parse_symbols(text: &str) -> Result<Grid, GridError> {
-        if text.is_ascii() {
-            // Bytes for the common ASCII input, where Unicode whitespace cannot occur.
-            let bytes = text.bytes().filter(|b| !b.is_ascii_whitespace());
-            Self::from_symbols(bytes.map(char::from))
-        } else {
-            Self::from_symbols(text.chars().filter(|c| !c.is_whitespace()))
+        match Self::from_plain_symbols(text.as_bytes()) {
+            Some(grid) => Ok(grid),
+            None => Self::from_symbols(text.chars().filter(|c| !c.is_whitespace())),
         }
+    }
+
+    /// The fast path of [`Grid::parse_symbols`]: N² valid symbols and nothing else, a table
+    /// lookup each. `None` sends anything else (whitespace, an error to name) the long way.
+    fn from_plain_symbols(text: &[u8]) -> Option<Grid> {
+        let size = SUPPORTED_SIZES.into_iter().find(|n| n * n == text.len())?;
+        let mut largest = 0;
+        let cells: Vec<u8> = text
+            .iter()
+            .map(|&byte| {
+                let value = SYMBOL_VALUES[usize::from(byte)];
+                largest = largest.max(value);
+                value
+            })
+            .collect();
+        (usize::from(largest) <= size).then_some(Grid { size, cells })
     }
 
     /// Reads a grid from its symbols, whitespace already left out.
@@ -240,9 +253,27 @@ pub(crate) fn box_side(size: usize) -> usize {
     }
 }
 
+/// [`symbol_value`] for every byte, [`NOT_A_SYMBOL`] where it gives none.
+static SYMBOL_VALUES: [u8; 256] = symbol_values();
+
+/// Marks a byte that stands for no value; above every grid size.
+const NOT_A_SYMBOL: u8 = u8::MAX;
+
+const fn symbol_values() -> [u8; 256] {
+    let mut table = [NOT_A_SYMBOL; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        if let Some(value) = symbol_value(byte as u8 as char) {
+            table[byte] = value;
+        }
+        byte += 1;
+    }
+    table
+}
+
 /// The value a symbol stands for: blanks are 0, `1`-`9`, then `A`=10 up to `P`=25.
 /// Values above the grid's size are rejected by the caller, so it can name them.
-fn symbol_value(symbol: char) -> Option<u8> {
+const fn symbol_value(symbol: char) -> Option<u8> {
     match symbol {
         '0' | '.' => Some(0),
         '1'..='9' => Some(symbol as u8 - b'0'),
@@ -274,6 +305,30 @@ mod tests {
         assert_eq!(grid.get(0, 16 - 1), 15);
         assert_eq!(grid.get(1, 0), 16);
         assert_eq!(grid.to_symbols().chars().nth(9), Some('.'));
+    }
+
+    #[test]
+    fn whitespace_anywhere_reads_like_none() {
+        let plain =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let spaced: String = plain
+            .chars()
+            .enumerate()
+            .flat_map(|(i, c)| [c, if i % 9 == 8 { '\n' } else { ' ' }])
+            .collect();
+        let wide = format!("\u{3000}{spaced}\u{a0}");
+        let expected = Grid::parse_symbols(plain).unwrap();
+        assert_eq!(expected.get(0, 0), 4);
+        assert_eq!(Grid::parse_symbols(&spaced).unwrap(), expected);
+        assert_eq!(Grid::parse_symbols(&wide).unwrap(), expected);
+        assert_eq!(
+            Grid::parse_symbols(&plain.replace('.', "\u{e9}")).unwrap_err(),
+            GridError::Symbol {
+                symbol: '\u{e9}',
+                row: 0,
+                col: 1
+            }
+        );
     }
 
     #[test]

@@ -27,13 +27,16 @@ pub struct PuzzleLine<'a> {
     pub puzzle: &'a str,
 }
 
-/// Characters that end the grid field of a puzzle line.
-const FIELD_SEPARATORS: [u8; 5] = [b'\t', b' ', b':', b',', b';'];
+/// Whether a byte ends the grid field of a puzzle line.
+fn is_field_separator(byte: u8) -> bool {
+    matches!(byte, b'\t' | b' ' | b':' | b',' | b';')
+}
 
 /// Tells which layout `input` uses: a 9-line block when it has exactly nine content lines
 /// of nine digits (packed or spaced), otherwise one puzzle per line.
 pub fn detect(input: &str) -> Layout {
-    let lines: Vec<&str> = content_lines(input).collect();
+    // Ten lines are enough to tell: a long file is never read through here.
+    let lines: Vec<&str> = content_lines(input).take(10).collect();
     if lines.len() != 9 {
         return Layout::Lines;
     }
@@ -83,7 +86,7 @@ pub fn puzzle_lines(input: &str) -> impl Iterator<Item = PuzzleLine<'_>> {
     content_lines(input).map(|line| PuzzleLine {
         puzzle: line
             .bytes()
-            .position(|b| FIELD_SEPARATORS.contains(&b))
+            .position(is_field_separator)
             .map_or(line, |end| &line[..end]),
     })
 }
