@@ -73,6 +73,22 @@ fn a_deadline_cancels_a_long_solve() {
 }
 
 #[test]
+fn a_time_limit_cancels_a_long_solve() {
+    for (name, grid, options) in long_searches() {
+        let cancel = Cancellation::none().with_time_limit(Duration::from_millis(300));
+        let outcome = solve_watched(&grid, options, cancel, || {});
+        assert_eq!(outcome, Outcome::Cancelled, "{name}, {options:?}");
+    }
+    let (_, grid, options) = &long_searches()[0];
+    let cancel = Cancellation::none().with_time_limit(Duration::ZERO);
+    assert_eq!(
+        solve_watched(grid, *options, cancel, || {}),
+        Outcome::Cancelled,
+        "a zero time limit cancels at once"
+    );
+}
+
+#[test]
 fn a_flag_raised_from_another_thread_cancels_a_long_solve() {
     for (name, grid, options) in long_searches() {
         let flag = Arc::new(AtomicBool::new(false));

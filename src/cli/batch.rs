@@ -2,7 +2,7 @@
 //!
 //! Workers take chunks of lines from a shared counter and send each chunk's answers to
 //! the writing thread, which puts them back in order and writes each as soon as all
-//! before it are written.
+//! before it are written. With one worker, the calling thread solves and writes itself.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -92,15 +92,41 @@ pub(super) fn solve_lines(
 ) -> io::Result<Tally> {
     let lines: Vec<PuzzleLine> = text_format::puzzle_lines(input).collect();
     let chunks: Vec<&[PuzzleLine]> = lines.chunks(CHUNK_LINES).collect();
-    let progress = progress_bar(lines.len(), show_progress);
-    let next_chunk = AtomicUsize::new(0);
+    let mut sink = Sink {
+        out,
+        progress: progress_bar(lines.len(), show_progress),
+        total: Tally::default(),
+    };
     // Raised when the output is gone: workers stop taking chunks and cut running solves.
     let abandoned = Arc::new(AtomicBool::new(false));
+    let written = if threads <= 1 {
+        // One worker: the calling thread solves and writes, with no hand-off between threads.
+        chunks.iter().try_for_each(|chunk| {
+            let (text, tally) = answer_chunk(chunk, args, &abandoned);
+            sink.write(&text, tally)
+        })
+    } else {
+        solve_chunks_in_parallel(&chunks, args, threads, &abandoned, &mut sink)
+    };
+    sink.progress.finish_and_clear();
+    written.and_then(|()| sink.out.flush())?;
+    Ok(sink.total)
+}
+
+/// Solves `chunks` on `threads` workers; the calling thread writes their answers in order.
+fn solve_chunks_in_parallel(
+    chunks: &[&[PuzzleLine]],
+    args: &SolveArgs,
+    threads: usize,
+    abandoned: &Arc<AtomicBool>,
+    sink: &mut Sink<impl Write>,
+) -> io::Result<()> {
+    let next_chunk = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel::<(usize, String, Tally)>();
     thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..threads {
             let sender = sender.clone();
-            let (chunks, next_chunk, abandoned) = (&chunks, &next_chunk, &abandoned);
+            let next_chunk = &next_chunk;
             scope.spawn(move || {
                 while !abandoned.load(Ordering::Relaxed) {
                     let index = next_chunk.fetch_add(1, Ordering::Relaxed);
@@ -115,33 +141,43 @@ pub(super) fn solve_lines(
             });
         }
         drop(sender);
-        let written = write_in_order(receiver, out, &progress);
+        let written = write_in_order(receiver, sink);
         abandoned.store(true, Ordering::Relaxed);
-        progress.finish_and_clear();
         written
     })
+}
+
+/// Where answers go: the output, the progress bar and the running tally.
+struct Sink<'a, W: Write> {
+    out: &'a mut W,
+    progress: ProgressBar,
+    total: Tally,
+}
+
+impl<W: Write> Sink<'_, W> {
+    /// Writes one chunk's answers and counts them.
+    fn write(&mut self, text: &str, tally: Tally) -> io::Result<()> {
+        self.total.add(tally);
+        self.progress.inc(tally.total() as u64);
+        self.out.write_all(text.as_bytes())
+    }
 }
 
 /// Writes chunks as soon as all the ones before them are written.
 fn write_in_order(
     receiver: mpsc::Receiver<(usize, String, Tally)>,
-    out: &mut impl Write,
-    progress: &ProgressBar,
-) -> io::Result<Tally> {
-    let mut total = Tally::default();
-    let mut early: BTreeMap<usize, String> = BTreeMap::new();
+    sink: &mut Sink<impl Write>,
+) -> io::Result<()> {
+    let mut early: BTreeMap<usize, (String, Tally)> = BTreeMap::new();
     let mut next_to_write = 0;
     for (index, text, tally) in receiver {
-        total.add(tally);
-        progress.inc(tally.total() as u64);
-        early.insert(index, text);
-        while let Some(text) = early.remove(&next_to_write) {
-            out.write_all(text.as_bytes())?;
+        early.insert(index, (text, tally));
+        while let Some((text, tally)) = early.remove(&next_to_write) {
+            sink.write(&text, tally)?;
             next_to_write += 1;
         }
     }
-    out.flush()?;
-    Ok(total)
+    Ok(())
 }
 
 fn answer_chunk(chunk: &[PuzzleLine], args: &SolveArgs, stop: &Arc<AtomicBool>) -> (String, Tally) {

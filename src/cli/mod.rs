@@ -46,7 +46,7 @@ impl SolveArgs {
         let cancellation = Cancellation::none().with_flag(stop);
         match self.timeout_ms {
             0 => cancellation,
-            ms => cancellation.with_deadline(Instant::now() + Duration::from_millis(ms)),
+            ms => cancellation.with_time_limit(Duration::from_millis(ms)),
         }
     }
 

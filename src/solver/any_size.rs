@@ -17,6 +17,8 @@
 
 use std::sync::OnceLock;
 
+use std::time::Instant;
+
 use super::cancel::StopCheck;
 use super::{Cancellation, Flow, Order, Search, Solutions, SolveOptions};
 use crate::grid::{Grid, SUPPORTED_SIZES, box_side};
@@ -102,7 +104,12 @@ impl Topology {
 }
 
 /// Searches `grid` for up to `options.limit` solutions.
-pub(super) fn search(grid: &Grid, options: &SolveOptions, cancel: &Cancellation) -> Search {
+pub(super) fn search(
+    grid: &Grid,
+    options: &SolveOptions,
+    cancel: &Cancellation,
+    started: Instant,
+) -> Search {
     let topology = Topology::of(grid.size());
     let cells = grid.cells().len();
     let levels = cells - grid.givens() + 1;
@@ -112,7 +119,7 @@ pub(super) fn search(grid: &Grid, options: &SolveOptions, cancel: &Cancellation)
         states: vec![topology.all_digits; levels * cells],
         queue: Vec::with_capacity(cells),
         options,
-        stop: StopCheck::new(cancel, STOP_CHECK_PERIOD),
+        stop: StopCheck::new(cancel, STOP_CHECK_PERIOD, started),
         guesses: 0,
         solutions: Solutions::new(options),
         nodes_left: u64::MAX,

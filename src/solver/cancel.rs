@@ -8,10 +8,12 @@ use std::time::{Duration, Instant};
 /// of an easy request, and long enough that the offers cost a yielding solve little.
 const YIELD_INTERVAL: Duration = Duration::from_micros(50);
 
-/// When a solve must give up: at a deadline, when a shared flag is raised, or never.
+/// When a solve must give up: at a deadline, after a time limit, when a shared flag is
+/// raised, or never.
 #[derive(Debug, Clone, Default)]
 pub struct Cancellation {
     deadline: Option<Instant>,
+    time_limit: Option<Duration>,
     flag: Option<Arc<AtomicBool>>,
     yielding: bool,
 }
@@ -28,6 +30,14 @@ impl Cancellation {
         self
     }
 
+    /// Also cancels once `limit` has passed since the solve started. Unlike a deadline, it
+    /// costs no clock reading before the solve, and [`Cancellation::is_cancelled`] does
+    /// not count it.
+    pub fn with_time_limit(mut self, limit: Duration) -> Self {
+        self.time_limit = Some(limit);
+        self
+    }
+
     /// Also cancels once `flag` is set (from any thread).
     pub fn with_flag(mut self, flag: Arc<AtomicBool>) -> Self {
         self.flag = Some(flag);
@@ -41,14 +51,28 @@ impl Cancellation {
         self
     }
 
-    /// Whether the solve should stop now.
+    /// Whether the solve should stop now (leaving the time limit aside).
     pub fn is_cancelled(&self) -> bool {
-        self.flag
-            .as_ref()
-            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        self.flag_raised()
             || self
                 .deadline
                 .is_some_and(|deadline| Instant::now() >= deadline)
+    }
+
+    fn flag_raised(&self) -> bool {
+        self.flag
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    /// The deadline of a solve that started at `started`: the earlier of the deadline
+    /// and the end of the time limit.
+    fn deadline_from(&self, started: Instant) -> Option<Instant> {
+        let limit_end = self.time_limit.map(|limit| started + limit);
+        match (self.deadline, limit_end) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 }
 
@@ -57,6 +81,7 @@ impl Cancellation {
 /// clock at every node to offer the CPU on time.
 pub(crate) struct StopCheck<'a> {
     cancellation: &'a Cancellation,
+    deadline: Option<Instant>,
     period: u32,
     countdown: u32,
     stopped: bool,
@@ -65,14 +90,17 @@ pub(crate) struct StopCheck<'a> {
 }
 
 impl<'a> StopCheck<'a> {
-    /// Checks on the first call and then every `period` calls.
-    pub(crate) fn new(cancellation: &'a Cancellation, period: u32) -> Self {
+    /// Checks at once, for a solve that started at `started`, and then every `period`
+    /// calls.
+    pub(crate) fn new(cancellation: &'a Cancellation, period: u32, started: Instant) -> Self {
+        let deadline = cancellation.deadline_from(started);
         StopCheck {
             cancellation,
+            deadline,
             period,
-            countdown: 0,
-            stopped: false,
-            last_yield: cancellation.yielding.then(Instant::now),
+            countdown: period,
+            stopped: cancellation.flag_raised() || deadline.is_some_and(|end| started >= end),
+            last_yield: cancellation.yielding.then_some(started),
         }
     }
 
@@ -89,7 +117,9 @@ impl<'a> StopCheck<'a> {
         }
         if self.countdown == 0 {
             self.countdown = self.period;
-            self.stopped = self.stopped || self.cancellation.is_cancelled();
+            self.stopped = self.stopped
+                || self.cancellation.flag_raised()
+                || self.deadline.is_some_and(|end| Instant::now() >= end);
         }
         self.countdown -= 1;
         self.stopped

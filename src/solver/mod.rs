@@ -135,9 +135,9 @@ pub fn solve(grid: &Grid, options: &SolveOptions, cancel: &Cancellation) -> Solv
         ..*options
     };
     let search = if grid.size() == 9 {
-        nine::search(grid, &options, cancel)
+        nine::search(grid, &options, cancel, started)
     } else {
-        any_size::search(grid, &options, cancel)
+        any_size::search(grid, &options, cancel, started)
     };
     SolveReport {
         outcome: search.outcome,
@@ -149,5 +149,5 @@ pub fn solve(grid: &Grid, options: &SolveOptions, cancel: &Cancellation) -> Solv
 /// The any-size engine on any grid, so tests can hold the 9×9 engine against it.
 #[cfg(test)]
 pub(crate) fn solve_with_any_size_engine(grid: &Grid, options: &SolveOptions) -> Outcome {
-    any_size::search(grid, options, &Cancellation::none()).outcome
+    any_size::search(grid, options, &Cancellation::none(), Instant::now()).outcome
 }

@@ -7,7 +7,7 @@
 //! go, and a placed digit keeps its own bit there, so every row, column and box of every
 //! digit always holds at least one bit. [`Board::open`]`[b]` holds the cells of band `b`
 //! that have no digit yet, and [`Board::seen`] the candidates as propagation last saw them.
-//! A `Board` is 232 bytes and `Copy`: a guess copies it, and backtracking drops the copy;
+//! A `Board` is 244 bytes and `Copy`: a guess copies it, and backtracking drops the copy;
 //! the last digit tried on a cell takes the board itself.
 //!
 //! # Propagation
@@ -30,6 +30,8 @@
 //! open cells in its row and box ([`Board::busiest_pair`]): a digit placed there strikes
 //! the most candidates. On the hardest published grids that takes about a quarter fewer
 //! guesses than the first such cell. Without such a cell it takes one with the fewest.
+
+use std::time::Instant;
 
 use super::cancel::StopCheck;
 use super::{Cancellation, Flow, Order, Search, Solutions, SolveOptions};
@@ -195,6 +197,9 @@ struct Board {
     seen: [[u32; 9]; 3],
     /// The cells of each band with no digit yet.
     open: [u32; 3],
+    /// The open cells of each band with exactly two candidates, as naked singles last
+    /// counted them: up to date once [`Board::propagate`] has succeeded.
+    pairs: [u32; 3],
     /// Digits whose candidates changed since their columns were last counted: bit `digit`.
     columns_to_count: u32,
 }
@@ -205,6 +210,7 @@ impl Board {
             candidates: [[BAND; 9]; 3],
             seen: [[0; 9]; 3],
             open: [BAND; 3],
+            pairs: [0; 3],
             columns_to_count: ROW,
         }
     }
@@ -346,8 +352,9 @@ impl Board {
     fn naked_singles(&mut self) -> Option<bool> {
         let mut placed_any = false;
         for band in 0..3 {
-            let (mut once, mut twice) = (0u32, 0u32);
+            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
             for cells in self.candidates[band] {
+                thrice |= twice & cells;
                 twice |= once & cells;
                 once |= cells;
             }
@@ -355,6 +362,7 @@ impl Board {
             if open & !once != 0 {
                 return None;
             }
+            self.pairs[band] = open & twice & !thrice;
             let mut singles = open & !twice;
             while singles != 0 {
                 let bit = singles & singles.wrapping_neg();
@@ -394,8 +402,7 @@ impl Board {
         // (score, band, the pairs of the best mini-row)
         let mut best: Option<(u32, usize, u32)> = None;
         for band in 0..3 {
-            let counts = self.candidate_counts(band);
-            let pairs = counts.at_least[1] & !counts.at_least[2];
+            let pairs = self.pairs[band];
             if pairs == 0 {
                 continue;
             }
@@ -438,20 +445,6 @@ impl Board {
         fewest.map(|(_, band, bit)| (band, bit))
     }
 
-    /// Bit-sliced counts of each cell's candidates in a band, saturating at three.
-    fn candidate_counts(&self, band: usize) -> CandidateCounts {
-        let mut at_least = [0u32; 3];
-        for cells in self.candidates[band] {
-            at_least[2] |= at_least[1] & cells;
-            at_least[1] |= at_least[0] & cells;
-            at_least[0] |= cells;
-        }
-        for level in &mut at_least {
-            *level &= self.open[band];
-        }
-        CandidateCounts { at_least }
-    }
-
     /// The grid's cells, row-major, `0` where no digit is placed.
     fn digits(&self) -> Vec<u8> {
         let mut cells = vec![0; 81];
@@ -468,16 +461,16 @@ impl Board {
     }
 }
 
-/// `at_least[k]`: the open cells of a band with more than `k` candidates.
-struct CandidateCounts {
-    at_least: [u32; 3],
-}
-
 /// Searches a 9×9 `grid` for up to `options.limit` solutions.
-pub(super) fn search(grid: &Grid, options: &SolveOptions, cancel: &Cancellation) -> Search {
+pub(super) fn search(
+    grid: &Grid,
+    options: &SolveOptions,
+    cancel: &Cancellation,
+    started: Instant,
+) -> Search {
     let mut engine = Engine {
         order: options.order,
-        stop: StopCheck::new(cancel, STOP_CHECK_PERIOD),
+        stop: StopCheck::new(cancel, STOP_CHECK_PERIOD, started),
         guesses: 0,
         solutions: Solutions::new(options),
     };
@@ -577,7 +570,8 @@ mod tests {
             for order in [Order::Fastest, Order::Lexicographic] {
                 for limit in [1, 2, 10] {
                     let options = SolveOptions { order, limit };
-                    let nine = search(&grid, &options, &Cancellation::none()).outcome;
+                    let nine =
+                        search(&grid, &options, &Cancellation::none(), Instant::now()).outcome;
                     let any = solve_with_any_size_engine(&grid, &options);
                     match (&nine, &any) {
                         (
