@@ -17,14 +17,26 @@
 //! The solver polls a [`Cancellation`] with the request's deadline and a flag that a drop
 //! guard raises when the handler's future is dropped, so a timed-out or abandoned solve
 //! stops burning CPU within milliseconds.
+//!
+//! A quick attempt at a 9×9 grid takes microseconds, less than waking a thread for it
+//! and handing its result back. So the [`QuickLane`] queues quick attempts, and blocking
+//! threads ("drainers") run queued attempts until the queue is empty: under load one
+//! wake-up serves many requests. A drainer starts when none is running (the request that
+//! starts it first lets the other requests ready on its worker queue theirs), and another
+//! when an attempt has not come back after [`DRAINER_STALLED`] while others still wait,
+//! up to one per quick attempt, so an easy grid still does not wait long behind hard
+//! ones, nor behind a drainer that is off the CPU. An attempt's permit moves to the
+//! drainer with it and is dropped there when the attempt is done.
 
+use std::collections::VecDeque;
 use std::num::NonZeroU64;
-use std::sync::Arc;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use metrics::Gauge;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 use tracing::Span;
 
 use super::Limits;
@@ -41,6 +53,10 @@ const QUICK_ATTEMPT: Duration = Duration::from_millis(2);
 /// Quick attempts that may run at once, per solver slot: enough that hard grids' attempts
 /// cannot crowd out easy ones, few enough that their CPU stays bounded.
 const QUICK_ATTEMPTS_PER_SOLVER: usize = 4;
+
+/// How long a quick attempt may take to come back before its request starts another
+/// drainer: far more than an easy grid takes, less than a hard grid's [`QUICK_ATTEMPT`].
+const DRAINER_STALLED: Duration = Duration::from_millis(1);
 
 /// A solve that finished within its time limit and found a solution.
 #[derive(Debug)]
@@ -59,6 +75,7 @@ pub struct Solved {
 #[derive(Clone)]
 pub struct SolverPool {
     quick: Arc<Semaphore>,
+    quick_lane: Arc<QuickLane>,
     admission: Arc<Semaphore>,
     slots: Arc<Semaphore>,
     solve_timeout: Duration,
@@ -69,8 +86,10 @@ impl SolverPool {
     /// A pool with the concurrency, queue length and time limit of `limits`.
     pub fn new(limits: &Limits, metrics: Metrics) -> Self {
         let solvers = limits.solver_concurrency.get();
+        let quick_attempts = solvers * QUICK_ATTEMPTS_PER_SOLVER;
         SolverPool {
-            quick: Arc::new(Semaphore::new(solvers * QUICK_ATTEMPTS_PER_SOLVER)),
+            quick: Arc::new(Semaphore::new(quick_attempts)),
+            quick_lane: Arc::new(QuickLane::new(quick_attempts, metrics.clone())),
             admission: Arc::new(Semaphore::new(solvers + limits.queue_length)),
             slots: Arc::new(Semaphore::new(solvers)),
             solve_timeout: limits.solve_timeout,
@@ -97,12 +116,22 @@ impl SolverPool {
             timeout_ms: timeout.as_millis(),
         };
 
+        // One flag for both runs: raised if this future is dropped (the client went away)
+        // mid-solve; after a finished solve raising it is harmless.
+        let abandoned = Arc::new(AtomicBool::new(false));
+        let _cancel_on_drop = CancelOnDrop(Arc::clone(&abandoned));
+        let run = |grid| Run {
+            grid,
+            options,
+            deadline,
+            abandoned: Arc::clone(&abandoned),
+            span: Span::current(),
+        };
+
         let quick = acquire_until(&self.quick, deadline)
             .await
             .ok_or_else(timed_out)?;
-        let first = self
-            .run(Lane::Quick(quick), grid.clone(), options, deadline)
-            .await?;
+        let first = self.quick_lane.attempt(run(grid.clone()), quick).await?;
         let (report, earlier) = if first.out_of_budget {
             let _admitted = Arc::clone(&self.admission)
                 .try_acquire_owned()
@@ -121,7 +150,7 @@ impl SolverPool {
                     return Err(timed_out());
                 }
             };
-            let second = self.run(Lane::Slot(slot), grid, options, deadline).await?;
+            let second = self.in_slot(run(grid), slot).await?;
             (second.report, Some(first.report))
         } else {
             (first.report, None)
@@ -142,66 +171,17 @@ impl SolverPool {
         }
     }
 
-    /// Runs one solve on a blocking thread until `deadline`; a quick attempt also stops
-    /// after [`QUICK_ATTEMPT`] from the moment its thread starts (so waiting for a thread
-    /// does not eat into it). The lane's permit is held until the thread is done.
-    async fn run(
-        &self,
-        lane: Lane,
-        grid: Grid,
-        options: SolveOptions,
-        deadline: Instant,
-    ) -> Result<Attempt, ApiError> {
-        let abandoned = Arc::new(AtomicBool::new(false));
-        // Raises the flag if this future is dropped (the client went away) mid-solve; after
-        // a finished solve raising it is harmless.
-        let _cancel_on_drop = CancelOnDrop(Arc::clone(&abandoned));
+    /// Runs `run` in a solver slot, on a blocking thread of its own; the slot's permit
+    /// is held until the thread is done.
+    async fn in_slot(&self, run: Run, slot: OwnedSemaphorePermit) -> Result<Attempt, ApiError> {
         let metrics = self.metrics.clone();
-        let span = Span::current();
         tokio::task::spawn_blocking(move || {
             // The permit lives in this closure, so it is held until the thread is free.
-            let cancel = Cancellation::none().with_flag(Arc::clone(&abandoned));
-            let (_quick_permit, slot, cutoff, cancel) = match lane {
-                Lane::Quick(permit) => {
-                    let cutoff = deadline.min(Instant::now() + QUICK_ATTEMPT);
-                    (Some(permit), None, cutoff, cancel.with_deadline(cutoff))
-                }
-                // A solve in a slot is a long one: it lets quick attempts run first.
-                Lane::Slot(permit) => (
-                    None,
-                    Some(SlotInUse::take(permit, metrics.slots_in_use())),
-                    deadline,
-                    cancel.with_deadline(deadline).yielding(),
-                ),
-            };
-            span.in_scope(|| {
-                let report = solver::solve(&grid, &options, &cancel);
-                let abandoned = abandoned.load(Ordering::Relaxed);
-                let outcome = outcome_label(&report, abandoned);
-                let out_of_budget =
-                    report.outcome == Outcome::Cancelled && !abandoned && cutoff < deadline;
-                // A run that only used up its budget is not the request's outcome.
-                if !out_of_budget {
-                    metrics.observe_solve(outcome, report.elapsed);
-                }
-                tracing::debug!(
-                    ?outcome,
-                    out_of_budget,
-                    elapsed = ?report.elapsed,
-                    guesses = report.guesses,
-                    in_slot = slot.is_some(),
-                    "solve attempt finished"
-                );
-                Attempt {
-                    report,
-                    out_of_budget,
-                }
-            })
+            let _slot = SlotInUse::take(slot, metrics.slots_in_use());
+            run.execute(&metrics, Lane::Slot)
         })
         .await
-        .map_err(|error| ApiError::Internal {
-            cause: format!("solver thread failed: {error}"),
-        })
+        .map_err(|error| solver_failed(&error))
     }
 
     /// A retry hint for turned-away requests: by then every running solve has hit its limit.
@@ -222,16 +202,193 @@ async fn acquire_until(
         .map(|permit| permit.expect("the pool's semaphores are never closed"))
 }
 
+/// The answer when a solver thread failed (panicked).
+fn solver_failed(error: &dyn std::fmt::Display) -> ApiError {
+    ApiError::Internal {
+        cause: format!("solver thread failed: {error}"),
+    }
+}
+
 /// Where a run of the solver goes: a quick attempt, or a solver slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Lane {
-    Quick(OwnedSemaphorePermit),
-    Slot(OwnedSemaphorePermit),
+    Quick,
+    Slot,
 }
 
 /// One run of the solver, and whether it stopped only because its budget ran out.
 struct Attempt {
     report: SolveReport,
     out_of_budget: bool,
+}
+
+/// One run of the solver: the grid, the request's deadline, and its cancel flag.
+struct Run {
+    grid: Grid,
+    options: SolveOptions,
+    deadline: Instant,
+    abandoned: Arc<AtomicBool>,
+    span: Span,
+}
+
+impl Run {
+    /// Solves on the calling (blocking) thread until the deadline; a quick attempt also
+    /// stops after [`QUICK_ATTEMPT`] from now, so waiting for a thread does not eat
+    /// into it.
+    fn execute(self, metrics: &Metrics, lane: Lane) -> Attempt {
+        let cancel = Cancellation::none().with_flag(Arc::clone(&self.abandoned));
+        let (cutoff, cancel) = match lane {
+            Lane::Quick => {
+                let cutoff = self.deadline.min(Instant::now() + QUICK_ATTEMPT);
+                (cutoff, cancel.with_deadline(cutoff))
+            }
+            // A solve in a slot is a long one: it lets quick attempts run first.
+            Lane::Slot => (
+                self.deadline,
+                cancel.with_deadline(self.deadline).yielding(),
+            ),
+        };
+        self.span.in_scope(|| {
+            let report = solver::solve(&self.grid, &self.options, &cancel);
+            let abandoned = self.abandoned.load(Ordering::Relaxed);
+            let outcome = outcome_label(&report, abandoned);
+            let out_of_budget =
+                report.outcome == Outcome::Cancelled && !abandoned && cutoff < self.deadline;
+            // A run that only used up its budget is not the request's outcome.
+            if !out_of_budget {
+                metrics.observe_solve(outcome, report.elapsed);
+            }
+            tracing::debug!(
+                ?outcome,
+                out_of_budget,
+                elapsed = ?report.elapsed,
+                guesses = report.guesses,
+                in_slot = lane == Lane::Slot,
+                "solve attempt finished"
+            );
+            Attempt {
+                report,
+                out_of_budget,
+            }
+        })
+    }
+}
+
+/// The queue of quick attempts and the blocking threads that drain it.
+struct QuickLane {
+    queue: Mutex<QuickQueue>,
+    max_drainers: usize,
+    metrics: Metrics,
+}
+
+/// Quick attempts waiting for a drainer, and how many drainers are running.
+#[derive(Default)]
+struct QuickQueue {
+    jobs: VecDeque<QuickJob>,
+    drainers: usize,
+}
+
+impl QuickQueue {
+    /// Counts one more drainer if `wanted`; the caller must then start it.
+    fn claim_drainer(&mut self, wanted: bool) -> bool {
+        self.drainers += usize::from(wanted);
+        wanted
+    }
+}
+
+/// A quick attempt with its permit, and where its result goes.
+struct QuickJob {
+    run: Run,
+    permit: OwnedSemaphorePermit,
+    reply: oneshot::Sender<Attempt>,
+}
+
+impl QuickLane {
+    fn new(max_drainers: usize, metrics: Metrics) -> Self {
+        QuickLane {
+            queue: Mutex::default(),
+            max_drainers,
+            metrics,
+        }
+    }
+
+    /// Queues a quick attempt of `run`, holding `permit` until it is done, and waits for
+    /// its result. A drainer starts when none is running; another (up to the maximum)
+    /// when the attempt has not come back after [`DRAINER_STALLED`] and attempts are still
+    /// queued: the running drainers are busy with hard grids, or off the CPU.
+    async fn attempt(
+        self: &Arc<Self>,
+        run: Run,
+        permit: OwnedSemaphorePermit,
+    ) -> Result<Attempt, ApiError> {
+        let (reply, mut result) = oneshot::channel();
+        let start_drainer = {
+            let mut queue = self.lock();
+            queue.jobs.push_back(QuickJob { run, permit, reply });
+            let none_running = queue.drainers == 0;
+            queue.claim_drainer(none_running)
+        };
+        if start_drainer {
+            // Started on drop, so a request dropped while it yields still starts it.
+            let _start = StartDrainer(Arc::clone(self));
+            // Lets the other requests this worker has ready queue their attempts first,
+            // so the drainer finds more than one.
+            tokio::task::yield_now().await;
+        }
+        let attempt = match tokio::time::timeout(DRAINER_STALLED, &mut result).await {
+            Ok(attempt) => attempt,
+            Err(_) => {
+                let start_another = {
+                    let mut queue = self.lock();
+                    let behind = !queue.jobs.is_empty() && queue.drainers < self.max_drainers;
+                    queue.claim_drainer(behind)
+                };
+                if start_another {
+                    self.start_drainer();
+                }
+                result.await
+            }
+        };
+        attempt.map_err(|_| solver_failed(&"the solver panicked"))
+    }
+
+    /// Starts a drainer on a blocking thread.
+    fn start_drainer(self: &Arc<Self>) {
+        let lane = Arc::clone(self);
+        tokio::task::spawn_blocking(move || lane.drain());
+    }
+
+    /// Runs queued attempts until the queue is empty. A panicking attempt drops its reply
+    /// (its request answers 500) and the drainer goes on with the next.
+    fn drain(&self) {
+        loop {
+            let Some(QuickJob { run, permit, reply }) = self.next_job() else {
+                return;
+            };
+            let attempt =
+                panic::catch_unwind(AssertUnwindSafe(|| run.execute(&self.metrics, Lane::Quick)));
+            drop(permit);
+            if let Ok(attempt) = attempt {
+                // The request may be gone already; then nobody needs the result.
+                let _ = reply.send(attempt);
+            }
+        }
+    }
+
+    /// The next queued job; when there is none, the calling drainer stops counting.
+    fn next_job(&self) -> Option<QuickJob> {
+        let mut queue = self.lock();
+        let job = queue.jobs.pop_front();
+        if job.is_none() {
+            queue.drainers -= 1;
+        }
+        job
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, QuickQueue> {
+        // Nothing panics while holding the lock, but a poisoned queue is still consistent.
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 /// How a solve ended, for the metrics.
@@ -241,6 +398,15 @@ fn outcome_label(report: &SolveReport, abandoned: bool) -> SolveOutcome {
         Outcome::Unsolvable => SolveOutcome::Unsolvable,
         Outcome::Cancelled if abandoned => SolveOutcome::Abandoned,
         Outcome::Cancelled => SolveOutcome::TimedOut,
+    }
+}
+
+/// Starts a drainer of the lane when dropped.
+struct StartDrainer(Arc<QuickLane>);
+
+impl Drop for StartDrainer {
+    fn drop(&mut self) {
+        self.0.start_drainer();
     }
 }
 
@@ -281,5 +447,65 @@ impl SlotInUse {
             _permit: permit,
             _counted: GaugeGuard::raise(in_use),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::num::NonZeroUsize;
+    use std::task::Poll;
+
+    use super::*;
+
+    fn pool() -> SolverPool {
+        let limits = Limits {
+            solve_timeout: Duration::from_secs(10),
+            solver_concurrency: NonZeroUsize::MIN,
+            queue_length: 1,
+            body_limit_bytes: 1 << 16,
+        };
+        SolverPool::new(&limits, Metrics::new(1))
+    }
+
+    fn easy_grid() -> Grid {
+        Grid::parse_symbols(
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        )
+        .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_request_dropped_before_its_drainer_starts_still_starts_it() {
+        let pool = pool();
+        // One poll queues the attempt and claims the drainer; then the request goes away.
+        let mut first = Box::pin(pool.solve(easy_grid(), SolveOptions::default(), None));
+        let first_poll = std::future::poll_fn(|cx| Poll::Ready(first.as_mut().poll(cx))).await;
+        assert!(first_poll.is_pending(), "the first poll yields");
+        drop(first);
+        // Had the claimed drainer never started, the queued attempt would keep its permit.
+        let all_back = async {
+            while pool.quick.available_permits() < QUICK_ATTEMPTS_PER_SOLVER {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), all_back)
+            .await
+            .expect("the dropped request's attempt never ran");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn every_quick_permit_comes_back_once_the_attempts_are_done() {
+        let pool = pool();
+        let solves = (0..32).map(|_| {
+            let pool = pool.clone();
+            tokio::spawn(
+                async move { pool.solve(easy_grid(), SolveOptions::default(), None).await },
+            )
+        });
+        for solve in solves.collect::<Vec<_>>() {
+            assert!(matches!(solve.await.unwrap(), Ok(Some(_))));
+        }
+        // A drainer drops an attempt's permit before it replies.
+        assert_eq!(pool.quick.available_permits(), QUICK_ATTEMPTS_PER_SOLVER);
     }
 }
