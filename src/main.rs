@@ -10,12 +10,6 @@ use sudoku_service::config::ServeConfig;
 use sudoku_service::healthcheck::{self, HealthcheckArgs};
 use sudoku_service::{server, telemetry};
 
-/// mimalloc: a request allocates a few dozen small blocks across threads (a request
-/// body, grid, answer and reply hand-off between a worker and a solver thread), which
-/// glibc's allocator serves markedly slower.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// A fast Sudoku solver: an HTTP/JSON service, and a command line for puzzle files.
 ///
 /// Without a command it runs the service, configured by the flags below or their
