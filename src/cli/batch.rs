@@ -23,7 +23,7 @@ use crate::text_format::{self, PuzzleLine};
 
 /// Lines a worker takes at a time: large enough to keep the channel quiet, small enough
 /// to balance hard puzzles across threads.
-const CHUNK_LINES: usize = 64;
+const CHUNK_LINES: usize = 256;
 
 /// Inputs shorter than this finish too fast for a progress bar to help.
 const PROGRESS_BAR_MIN_LINES: usize = 2_000;
