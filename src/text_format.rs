@@ -20,11 +20,21 @@ pub enum Layout {
     Lines,
 }
 
-/// One puzzle line of a [`Layout::Lines`] input.
+/// One puzzle line of a [`Layout::Lines`] input, trimmed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PuzzleLine<'a> {
-    /// The grid field of the line, without what follows it.
-    pub puzzle: &'a str,
+    line: &'a str,
+}
+
+impl<'a> PuzzleLine<'a> {
+    /// The grid field of the line, without what follows it. Found here rather than when
+    /// the input is split into lines, so that a batch's threads share the scan.
+    pub fn puzzle(&self) -> &'a str {
+        self.line
+            .bytes()
+            .position(is_field_separator)
+            .map_or(self.line, |end| &self.line[..end])
+    }
 }
 
 /// Whether a byte ends the grid field of a puzzle line.
@@ -83,12 +93,7 @@ pub fn format_grid(grid: &Grid, layout: Layout) -> String {
 
 /// The puzzle lines of a line-per-puzzle input, skipping blank and `#` comment lines.
 pub fn puzzle_lines(input: &str) -> impl Iterator<Item = PuzzleLine<'_>> {
-    content_lines(input).map(|line| PuzzleLine {
-        puzzle: line
-            .bytes()
-            .position(is_field_separator)
-            .map_or(line, |end| &line[..end]),
-    })
+    content_lines(input).map(|line| PuzzleLine { line })
 }
 
 /// Non-blank, non-comment lines, trimmed.
@@ -106,11 +111,8 @@ mod tests {
     #[test]
     fn trailing_fields_and_comments_are_skipped() {
         let input = "# header\r\n\r\n1.3:2:xyz\r\nab\tname here\r\n";
-        let lines: Vec<PuzzleLine> = puzzle_lines(input).collect();
-        assert_eq!(
-            lines,
-            vec![PuzzleLine { puzzle: "1.3" }, PuzzleLine { puzzle: "ab" }]
-        );
+        let puzzles: Vec<&str> = puzzle_lines(input).map(|line| line.puzzle()).collect();
+        assert_eq!(puzzles, vec!["1.3", "ab"]);
     }
 
     #[test]

@@ -185,7 +185,7 @@ fn answer_chunk(chunk: &[PuzzleLine], args: &SolveArgs, stop: &Arc<AtomicBool>) 
     let mut text = String::new();
     let mut tally = Tally::default();
     for line in chunk {
-        answer_line(line.puzzle, &options, args, stop, &mut tally, &mut text);
+        answer_line(line.puzzle(), &options, args, stop, &mut tally, &mut text);
         text.push('\n');
     }
     (text, tally)

@@ -141,7 +141,7 @@ pub fn validate_input(
 ) -> io::Result<Status> {
     let puzzles: Vec<&str> = match text_format::detect(input) {
         Layout::Lines => text_format::puzzle_lines(input)
-            .map(|line| line.puzzle)
+            .map(|line| line.puzzle())
             .collect(),
         Layout::DigitBlock | Layout::SpacedBlock => vec![input],
     };

@@ -488,9 +488,11 @@ pub(super) fn search(
 /// The board of `grid`'s givens, propagated; `None` when it already has no solution.
 fn givens_board(grid: &Grid) -> Option<Board> {
     let mut board = Board::empty();
-    for (cell, &value) in grid.cells().iter().enumerate() {
-        if value != 0 && !board.place_checked(cell / 27, usize::from(value - 1), 1 << (cell % 27)) {
-            return None;
+    for (band, cells) in grid.cells().chunks_exact(27).enumerate() {
+        for (position, &value) in cells.iter().enumerate() {
+            if value != 0 && !board.place_checked(band, usize::from(value - 1), 1 << position) {
+                return None;
+            }
         }
     }
     board.propagate().then_some(board)
