@@ -1,6 +1,7 @@
 //! The `sudoku-service` binary: parses the command line and hands over to the library.
 
 use std::io::{self, Read, Write};
+use std::os::fd::AsFd;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -98,7 +99,14 @@ fn serve(config: ServeConfig) -> anyhow::Result<Status> {
 }
 
 fn read_stdin() -> anyhow::Result<String> {
-    let mut input = String::new();
+    // A file redirected to stdin tells its size: read it into one allocation.
+    let size = io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .map(std::fs::File::from)
+        .and_then(|file| file.metadata())
+        .map_or(0, |metadata| metadata.len());
+    let mut input = String::with_capacity(usize::try_from(size).unwrap_or(0));
     io::stdin()
         .read_to_string(&mut input)
         .context("reading standard input (it must be UTF-8 text)")?;
