@@ -21,7 +21,7 @@ pub enum Layout {
 }
 
 /// One puzzle line of a [`Layout::Lines`] input, trimmed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct PuzzleLine<'a> {
     line: &'a str,
 }

@@ -204,7 +204,8 @@ fn answer_line(
         Ok(grid) => grid,
         Err(error) => {
             tally.invalid += 1;
-            return write!(out, "invalid: {error}").expect("writing to a String cannot fail");
+            write!(out, "invalid: {error}").expect("writing to a String cannot fail");
+            return;
         }
     };
     match solver::solve(&grid, options, &args.cancellation(Arc::clone(stop))).outcome {

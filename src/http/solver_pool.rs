@@ -210,7 +210,7 @@ fn solver_failed(error: &dyn std::fmt::Display) -> ApiError {
 }
 
 /// Where a run of the solver goes: a quick attempt, or a solver slot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Lane {
     Quick,
     Slot,

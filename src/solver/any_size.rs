@@ -16,7 +16,6 @@
 //! the search complete, so an unsolvable grid is still proved unsolvable.
 
 use std::sync::OnceLock;
-
 use std::time::Instant;
 
 use super::cancel::StopCheck;

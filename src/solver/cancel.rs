@@ -1,4 +1,5 @@
-//! Cooperative cancellation: a deadline and a flag that the search polls as it goes.
+//! Cooperative cancellation: a deadline, a time limit and a flag that the search polls as
+//! it goes.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

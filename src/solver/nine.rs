@@ -189,7 +189,7 @@ fn box_cells(index: u32) -> u32 {
 }
 
 /// The search state: candidates per band and digit, what propagation last saw of them,
-/// and the open cells.
+/// the open cells, and the open cells with two candidates.
 #[derive(Clone, Copy)]
 struct Board {
     /// `candidates[band][digit]`: the cells of the band where the digit may still go.
