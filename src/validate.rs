@@ -53,11 +53,15 @@ pub struct Validation {
 
 /// Checks `grid` against the rules (blanks are allowed).
 pub fn validate(grid: &Grid) -> Validation {
-    let conflicts: Vec<Conflict> = [Unit::Row, Unit::Column, Unit::Box]
-        .into_iter()
-        .flat_map(|unit| (0..grid.size()).map(move |index| (unit, index)))
-        .flat_map(|(unit, index)| unit_conflicts(grid, unit, index))
-        .collect();
+    let conflicts: Vec<Conflict> = if has_repeats(grid) {
+        [Unit::Row, Unit::Column, Unit::Box]
+            .into_iter()
+            .flat_map(|unit| (0..grid.size()).map(move |index| (unit, index)))
+            .flat_map(|(unit, index)| unit_conflicts(grid, unit, index))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let valid = conflicts.is_empty();
     let complete = grid.is_complete();
     Validation {
@@ -66,6 +70,30 @@ pub fn validate(grid: &Grid) -> Validation {
         solved: valid && complete,
         conflicts,
     }
+}
+
+/// Whether some digit stands twice in a row, column or box: one pass over the givens with
+/// a bit per digit for each unit, so that the common grid, which has no repeat, is cleared
+/// without visiting every unit cell by cell.
+fn has_repeats(grid: &Grid) -> bool {
+    let size = grid.size();
+    let side = crate::grid::box_side(size);
+    let (mut rows, mut cols, mut boxes) = ([0u32; 25], [0u32; 25], [0u32; 25]);
+    for (index, &value) in grid.cells().iter().enumerate() {
+        if value == 0 {
+            continue;
+        }
+        let (row, col) = (index / size, index % size);
+        let box_index = row / side * side + col / side;
+        let bit = 1 << value;
+        if (rows[row] | cols[col] | boxes[box_index]) & bit != 0 {
+            return true;
+        }
+        rows[row] |= bit;
+        cols[col] |= bit;
+        boxes[box_index] |= bit;
+    }
+    false
 }
 
 /// The cells of one unit in reading order.

@@ -131,8 +131,8 @@ impl SolverPool {
         let quick = acquire_until(&self.quick, deadline)
             .await
             .ok_or_else(timed_out)?;
-        let first = self.quick_lane.attempt(run(grid.clone()), quick).await?;
-        let (report, earlier) = if first.out_of_budget {
+        let first = self.quick_lane.attempt(run(grid), quick).await?;
+        let (report, earlier) = if let Some(grid) = first.retry {
             let _admitted = Arc::clone(&self.admission)
                 .try_acquire_owned()
                 .map_err(|_| ApiError::Overloaded {
@@ -216,10 +216,11 @@ enum Lane {
     Slot,
 }
 
-/// One run of the solver, and whether it stopped only because its budget ran out.
+/// One run of the solver, and the grid back when the run stopped only because its budget
+/// ran out, for a solver slot to take it from there.
 struct Attempt {
     report: SolveReport,
-    out_of_budget: bool,
+    retry: Option<Grid>,
 }
 
 /// One run of the solver: the grid, the request's deadline, and its cancel flag.
@@ -248,7 +249,7 @@ impl Run {
                 cancel.with_deadline(self.deadline).yielding(),
             ),
         };
-        self.span.in_scope(|| {
+        let (report, out_of_budget) = self.span.in_scope(|| {
             let report = solver::solve(&self.grid, &self.options, &cancel);
             let abandoned = self.abandoned.load(Ordering::Relaxed);
             let outcome = outcome_label(&report, abandoned);
@@ -266,11 +267,12 @@ impl Run {
                 in_slot = lane == Lane::Slot,
                 "solve attempt finished"
             );
-            Attempt {
-                report,
-                out_of_budget,
-            }
-        })
+            (report, out_of_budget)
+        });
+        Attempt {
+            report,
+            retry: out_of_budget.then_some(self.grid),
+        }
     }
 }
 

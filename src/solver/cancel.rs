@@ -94,15 +94,21 @@ impl<'a> StopCheck<'a> {
     /// Checks at once, for a solve that started at `started`, and then every `period`
     /// calls.
     pub(crate) fn new(cancellation: &'a Cancellation, period: u32, started: Instant) -> Self {
-        let deadline = cancellation.deadline_from(started);
-        StopCheck {
+        let mut check = StopCheck {
             cancellation,
-            deadline,
+            deadline: cancellation.deadline_from(started),
             period,
             countdown: period,
-            stopped: cancellation.flag_raised() || deadline.is_some_and(|end| started >= end),
+            stopped: false,
             last_yield: cancellation.yielding.then_some(started),
-        }
+        };
+        check.stopped = check.cancelled_at(started);
+        check
+    }
+
+    /// Whether the flag is raised or the deadline has passed at `now`.
+    fn cancelled_at(&self, now: Instant) -> bool {
+        self.cancellation.flag_raised() || self.deadline.is_some_and(|end| now >= end)
     }
 
     /// Whether the search must stop; once true, stays true.
@@ -118,9 +124,7 @@ impl<'a> StopCheck<'a> {
         }
         if self.countdown == 0 {
             self.countdown = self.period;
-            self.stopped = self.stopped
-                || self.cancellation.flag_raised()
-                || self.deadline.is_some_and(|end| Instant::now() >= end);
+            self.stopped = self.stopped || self.cancelled_at(Instant::now());
         }
         self.countdown -= 1;
         self.stopped
