@@ -195,6 +195,10 @@ async fn acquire_until(
     semaphore: &Arc<Semaphore>,
     deadline: Instant,
 ) -> Option<OwnedSemaphorePermit> {
+    // A free permit needs no timer.
+    if let Ok(permit) = Arc::clone(semaphore).try_acquire_owned() {
+        return Some(permit);
+    }
     let permit = tokio::time::timeout_at(deadline.into(), Arc::clone(semaphore).acquire_owned());
     permit
         .await
