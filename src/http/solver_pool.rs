@@ -23,10 +23,12 @@
 //! threads ("drainers") run queued attempts until the queue is empty: under load one
 //! wake-up serves many requests. A drainer starts when none is running (the request that
 //! starts it first lets the other requests ready on its worker queue theirs), and another
-//! when an attempt has not come back after [`DRAINER_STALLED`] while others still wait,
-//! up to one per quick attempt, so an easy grid still does not wait long behind hard
-//! ones, nor behind a drainer that is off the CPU. An attempt's permit moves to the
-//! drainer with it and is dropped there when the attempt is done.
+//! when a request finds attempts waiting in a queue that no drainer has taken from for
+//! [`DRAINER_STALLED`], up to one per quick attempt: the running drainers are busy with
+//! hard grids, or off the CPU. So an easy grid does not wait long behind hard ones, and
+//! no request needs a timer of its own; an attempt that arrives when no other follows
+//! waits at most for the attempts ahead of it, each cut off at [`QUICK_ATTEMPT`]. An
+//! attempt's permit moves to the drainer with it and is dropped there when it is done.
 
 use std::collections::VecDeque;
 use std::num::NonZeroU64;
@@ -54,8 +56,9 @@ const QUICK_ATTEMPT: Duration = Duration::from_millis(2);
 /// cannot crowd out easy ones, few enough that their CPU stays bounded.
 const QUICK_ATTEMPTS_PER_SOLVER: usize = 4;
 
-/// How long a quick attempt may take to come back before its request starts another
-/// drainer: far more than an easy grid takes, less than a hard grid's [`QUICK_ATTEMPT`].
+/// How long the quick lane's queue may go without a drainer taking from it before a new
+/// attempt starts another drainer: far more than an easy grid takes, less than a hard
+/// grid's [`QUICK_ATTEMPT`].
 const DRAINER_STALLED: Duration = Duration::from_millis(1);
 
 /// A solve that finished within its time limit and found a solution.
@@ -287,18 +290,45 @@ struct QuickLane {
     metrics: Metrics,
 }
 
-/// Quick attempts waiting for a drainer, and how many drainers are running.
+/// Quick attempts waiting for a drainer, how many drainers are running, and when the
+/// queue last moved.
 #[derive(Default)]
 struct QuickQueue {
     jobs: VecDeque<QuickJob>,
     drainers: usize,
+    /// When a drainer last took a job or was claimed; `None` before the first.
+    moved: Option<Instant>,
 }
 
 impl QuickQueue {
-    /// Counts one more drainer if `wanted`; the caller must then start it.
-    fn claim_drainer(&mut self, wanted: bool) -> bool {
-        self.drainers += usize::from(wanted);
+    /// Queues `job` and says whether the caller must start a drainer (already counted):
+    /// when none is running, or when jobs were waiting already and the queue has not
+    /// moved for [`DRAINER_STALLED`], up to `max_drainers`.
+    fn push(&mut self, job: QuickJob, max_drainers: usize) -> bool {
+        let others_waiting = !self.jobs.is_empty();
+        self.jobs.push_back(job);
+        let wanted = self.drainers == 0
+            || (others_waiting
+                && self.drainers < max_drainers
+                && self
+                    .moved
+                    .is_none_or(|moved| moved.elapsed() >= DRAINER_STALLED));
+        if wanted {
+            self.drainers += 1;
+            self.moved = Some(Instant::now());
+        }
         wanted
+    }
+
+    /// The next job for a drainer; when there is none, the drainer stops counting.
+    fn take(&mut self) -> Option<QuickJob> {
+        let job = self.jobs.pop_front();
+        if job.is_some() {
+            self.moved = Some(Instant::now());
+        } else {
+            self.drainers -= 1;
+        }
+        job
     }
 }
 
@@ -319,21 +349,15 @@ impl QuickLane {
     }
 
     /// Queues a quick attempt of `run`, holding `permit` until it is done, and waits for
-    /// its result. A drainer starts when none is running; another (up to the maximum)
-    /// when the attempt has not come back after [`DRAINER_STALLED`] and attempts are still
-    /// queued: the running drainers are busy with hard grids, or off the CPU.
+    /// its result, starting a drainer when [`QuickQueue::push`] says so.
     async fn attempt(
         self: &Arc<Self>,
         run: Run,
         permit: OwnedSemaphorePermit,
     ) -> Result<Attempt, ApiError> {
-        let (reply, mut result) = oneshot::channel();
-        let start_drainer = {
-            let mut queue = self.lock();
-            queue.jobs.push_back(QuickJob { run, permit, reply });
-            let none_running = queue.drainers == 0;
-            queue.claim_drainer(none_running)
-        };
+        let (reply, result) = oneshot::channel();
+        let job = QuickJob { run, permit, reply };
+        let start_drainer = self.lock().push(job, self.max_drainers);
         if start_drainer {
             // Started on drop, so a request dropped while it yields still starts it.
             let _start = StartDrainer(Arc::clone(self));
@@ -341,21 +365,9 @@ impl QuickLane {
             // so the drainer finds more than one.
             tokio::task::yield_now().await;
         }
-        let attempt = match tokio::time::timeout(DRAINER_STALLED, &mut result).await {
-            Ok(attempt) => attempt,
-            Err(_) => {
-                let start_another = {
-                    let mut queue = self.lock();
-                    let behind = !queue.jobs.is_empty() && queue.drainers < self.max_drainers;
-                    queue.claim_drainer(behind)
-                };
-                if start_another {
-                    self.start_drainer();
-                }
-                result.await
-            }
-        };
-        attempt.map_err(|_| solver_failed(&"the solver panicked"))
+        result
+            .await
+            .map_err(|_| solver_failed(&"the solver panicked"))
     }
 
     /// Starts a drainer on a blocking thread.
@@ -368,7 +380,7 @@ impl QuickLane {
     /// (its request answers 500) and the drainer goes on with the next.
     fn drain(&self) {
         loop {
-            let Some(QuickJob { run, permit, reply }) = self.next_job() else {
+            let Some(QuickJob { run, permit, reply }) = self.lock().take() else {
                 return;
             };
             let attempt =
@@ -379,16 +391,6 @@ impl QuickLane {
                 let _ = reply.send(attempt);
             }
         }
-    }
-
-    /// The next queued job; when there is none, the calling drainer stops counting.
-    fn next_job(&self) -> Option<QuickJob> {
-        let mut queue = self.lock();
-        let job = queue.jobs.pop_front();
-        if job.is_none() {
-            queue.drainers -= 1;
-        }
-        job
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, QuickQueue> {
@@ -478,6 +480,53 @@ mod tests {
             "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
         )
         .unwrap()
+    }
+
+    /// A queued attempt of the easy grid, whose reply nobody waits for.
+    fn quick_job() -> QuickJob {
+        let (reply, _) = oneshot::channel();
+        QuickJob {
+            run: Run {
+                grid: easy_grid(),
+                options: SolveOptions::default(),
+                deadline: Instant::now(),
+                abandoned: Arc::default(),
+                span: Span::none(),
+            },
+            permit: Arc::new(Semaphore::new(1)).try_acquire_owned().unwrap(),
+            reply,
+        }
+    }
+
+    #[test]
+    fn another_drainer_starts_only_behind_a_queue_that_has_not_moved() {
+        let mut queue = QuickQueue::default();
+        assert!(
+            queue.push(quick_job(), 2),
+            "the first attempt starts a drainer"
+        );
+        assert!(
+            !queue.push(quick_job(), 2),
+            "an attempt behind a queue that just moved waits"
+        );
+        let stalled = || Some(Instant::now() - DRAINER_STALLED);
+        queue.moved = stalled();
+        assert!(
+            queue.push(quick_job(), 2),
+            "an attempt behind a stalled queue starts another drainer"
+        );
+        queue.moved = stalled();
+        assert!(
+            !queue.push(quick_job(), 2),
+            "no more drainers than the maximum"
+        );
+        assert_eq!(queue.drainers, 2);
+        // Taking a job moves the queue; an empty queue lets its drainer stop.
+        let long_ago = stalled();
+        queue.moved = long_ago;
+        while queue.take().is_some() {}
+        assert!(queue.moved > long_ago, "taking a job moves the queue");
+        assert_eq!(queue.drainers, 1);
     }
 
     #[tokio::test]
