@@ -1,22 +1,33 @@
-//! The JSON body extractor: axum's `Json`, with every rejection turned into an
-//! [`ApiError`] and the body required to be a JSON object.
+//! JSON bodies: the extractor, which is axum's `Json` with every rejection turned into an
+//! [`ApiError`] and the body required to be a JSON object, and the response body.
 
 use std::error::Error as _;
 use std::fmt;
 use std::marker::PhantomData;
 
 use axum::Json;
+use axum::body::Bytes;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
-use axum::http::StatusCode;
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{DeserializeOwned, MapAccess, Visitor};
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use super::AppState;
 use super::problem::ApiError;
 
-/// A request body read as JSON into `T`; failures answer in the API's error format.
+/// The media type of JSON bodies, as clients nearly always send it.
+const APPLICATION_JSON: &str = "application/json";
+
+/// Room for the API's usual answers (a 9×9 solution and its stats take about 140 bytes),
+/// so writing one does not grow the buffer.
+const RESPONSE_CAPACITY: usize = 256;
+
+/// A JSON body: as an extractor, a request body read into `T`, whose failures answer in
+/// the API's error format; as a response, `T` written as `application/json`.
 #[derive(Debug)]
 pub struct ApiJson<T>(pub T);
 
@@ -24,12 +35,43 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
-        match Json::<Object<T>>::from_request(request, state).await {
+        // The plain media type skips parsing the header as a MIME type; axum's extractor
+        // checks every other spelling (parameters, `+json` suffixes) the same as before.
+        let plain_json = request
+            .headers()
+            .get(CONTENT_TYPE)
+            .is_some_and(|value| value.as_bytes() == APPLICATION_JSON.as_bytes());
+        let read = if plain_json {
+            match Bytes::from_request(request, state).await {
+                Ok(body) => Json::<Object<T>>::from_bytes(&body),
+                Err(rejection) => Err(rejection.into()),
+            }
+        } else {
+            Json::<Object<T>>::from_request(request, state).await
+        };
+        match read {
             Ok(Json(Object(value))) => Ok(ApiJson(value)),
             Err(rejection) => Err(rejection_to_problem(
                 rejection,
                 state.limits().body_limit_bytes,
             )),
+        }
+    }
+}
+
+impl<T: Serialize> IntoResponse for ApiJson<T> {
+    fn into_response(self) -> Response {
+        let mut body = Vec::with_capacity(RESPONSE_CAPACITY);
+        match serde_json::to_writer(&mut body, &self.0) {
+            Ok(()) => (
+                [(CONTENT_TYPE, HeaderValue::from_static(APPLICATION_JSON))],
+                body,
+            )
+                .into_response(),
+            Err(error) => ApiError::Internal {
+                cause: format!("could not write the answer as JSON: {error}"),
+            }
+            .into_response(),
         }
     }
 }

@@ -1,6 +1,5 @@
 //! `POST /solve`: a grid in, its solution out, in the notation it came in.
 
-use axum::Json;
 use axum::extract::State;
 
 use super::AppState;
@@ -14,7 +13,7 @@ use crate::validate::validate;
 pub async fn solve(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<SolveRequest>,
-) -> Result<Json<SolveResponse>, ApiError> {
+) -> Result<ApiJson<SolveResponse>, ApiError> {
     let grid = request.grid.parse()?;
     // Clashing givens make the grid unsolvable; saying where they clash is more useful
     // than a bare `unsolvable`, and costs no solver time.
@@ -32,7 +31,7 @@ pub async fn solve(
         .solve(grid, options, request.timeout_ms)
         .await?
         .ok_or(ApiError::Unsolvable)?;
-    Ok(Json(SolveResponse {
+    Ok(ApiJson(SolveResponse {
         solution: request.grid.render(&solved.solution),
         unique: request.unique.then_some(solved.count == 1),
         stats: SolveStats {

@@ -1,7 +1,6 @@
 //! `POST /validate`: which givens clash, whether the grid is finished, and on request
 //! whether it can be solved and how many ways.
 
-use axum::Json;
 use axum::extract::State;
 
 use super::AppState;
@@ -15,7 +14,7 @@ use crate::validate::validate;
 pub async fn validate_grid(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<ValidateRequest>,
-) -> Result<Json<ValidateResponse>, ApiError> {
+) -> Result<ApiJson<ValidateResponse>, ApiError> {
     let grid = request.grid.parse()?;
     let verdict = validate(&grid);
     let (solvable, unique) = if !request.solvable {
@@ -34,7 +33,7 @@ pub async fn validate_grid(
             Some(solved.is_some_and(|solved| solved.count == 1)),
         )
     };
-    Ok(Json(ValidateResponse {
+    Ok(ApiJson(ValidateResponse {
         verdict,
         solvable,
         unique,
