@@ -23,12 +23,13 @@
 //! threads ("drainers") run queued attempts until the queue is empty: under load one
 //! wake-up serves many requests. A drainer starts when none is running (the request that
 //! starts it first lets the other requests ready on its worker queue theirs), and another
-//! when a request finds attempts waiting in a queue that no drainer has taken from for
-//! [`DRAINER_STALLED`], up to one per quick attempt: the running drainers are busy with
-//! hard grids, or off the CPU. So an easy grid does not wait long behind hard ones, and
-//! no request needs a timer of its own; an attempt that arrives when no other follows
-//! waits at most for the attempts ahead of it, each cut off at [`QUICK_ATTEMPT`]. An
-//! attempt's permit moves to the drainer with it and is dropped there when it is done.
+//! when attempts wait in a queue that no drainer has taken from for [`DRAINER_STALLED`],
+//! up to one per quick attempt: the running drainers are busy with hard grids, or off the
+//! CPU. A request that queues behind such a queue starts one at once; a watchdog task,
+//! armed while attempts wait, covers requests that are all queued already. So an easy
+//! grid does not wait long behind hard ones, and one timer serves the lane instead of
+//! one per request. An attempt's permit moves to the drainer with it and is dropped
+//! there when it is done.
 
 use std::collections::VecDeque;
 use std::num::NonZeroU64;
@@ -290,34 +291,84 @@ struct QuickLane {
     metrics: Metrics,
 }
 
-/// Quick attempts waiting for a drainer, how many drainers are running, and when the
-/// queue last moved.
+/// Quick attempts waiting for a drainer, how many drainers are running, when the queue
+/// last moved, and whether a watchdog looks after it.
 #[derive(Default)]
 struct QuickQueue {
     jobs: VecDeque<QuickJob>,
     drainers: usize,
     /// When a drainer last took a job or was claimed; `None` before the first.
     moved: Option<Instant>,
+    /// A watchdog task is armed (see [`QuickLane::watch`]).
+    watched: bool,
+}
+
+/// What queueing an attempt asks of the request that queued it.
+#[derive(Debug, PartialEq, Eq)]
+enum Queued {
+    /// Start a drainer (already counted).
+    StartDrainer,
+    /// Arm the lane's watchdog: the attempt waits behind running drainers.
+    ArmWatchdog,
+    /// Just wait: a watchdog is armed already.
+    Wait,
+}
+
+/// What the watchdog does after a look at the queue.
+#[derive(Debug, PartialEq, Eq)]
+enum Watch {
+    /// Start a drainer (already counted), and keep watching.
+    StartDrainer,
+    /// Look again later.
+    KeepWatching,
+    /// Stop: nothing waits (the watchdog is disarmed).
+    Stop,
 }
 
 impl QuickQueue {
-    /// Queues `job` and says whether the caller must start a drainer (already counted):
-    /// when none is running, or when jobs were waiting already and the queue has not
-    /// moved for [`DRAINER_STALLED`], up to `max_drainers`.
-    fn push(&mut self, job: QuickJob, max_drainers: usize) -> bool {
+    /// Queues `job`. A drainer starts when none is running, or when jobs were waiting
+    /// already behind a queue that has not moved for [`DRAINER_STALLED`]; otherwise the
+    /// job waits, under the watchdog.
+    fn push(&mut self, job: QuickJob, max_drainers: usize) -> Queued {
         let others_waiting = !self.jobs.is_empty();
         self.jobs.push_back(job);
-        let wanted = self.drainers == 0
-            || (others_waiting
-                && self.drainers < max_drainers
-                && self
-                    .moved
-                    .is_none_or(|moved| moved.elapsed() >= DRAINER_STALLED));
-        if wanted {
-            self.drainers += 1;
-            self.moved = Some(Instant::now());
+        if self.drainers == 0 || (others_waiting && self.may_add_drainer(max_drainers)) {
+            self.claim_drainer();
+            Queued::StartDrainer
+        } else if !std::mem::replace(&mut self.watched, true) {
+            Queued::ArmWatchdog
+        } else {
+            Queued::Wait
         }
-        wanted
+    }
+
+    /// The watchdog's look: another drainer when jobs wait behind a queue that has not
+    /// moved for [`DRAINER_STALLED`], and an end to watching once none waits.
+    fn watch(&mut self, max_drainers: usize) -> Watch {
+        if self.jobs.is_empty() {
+            self.watched = false;
+            Watch::Stop
+        } else if self.may_add_drainer(max_drainers) {
+            self.claim_drainer();
+            Watch::StartDrainer
+        } else {
+            Watch::KeepWatching
+        }
+    }
+
+    /// Whether another drainer may start: the queue has not moved for [`DRAINER_STALLED`]
+    /// and fewer than `max_drainers` run.
+    fn may_add_drainer(&self, max_drainers: usize) -> bool {
+        self.drainers < max_drainers
+            && self
+                .moved
+                .is_none_or(|moved| moved.elapsed() >= DRAINER_STALLED)
+    }
+
+    /// Counts one more drainer, which the caller must start.
+    fn claim_drainer(&mut self) {
+        self.drainers += 1;
+        self.moved = Some(Instant::now());
     }
 
     /// The next job for a drainer; when there is none, the drainer stops counting.
@@ -349,7 +400,7 @@ impl QuickLane {
     }
 
     /// Queues a quick attempt of `run`, holding `permit` until it is done, and waits for
-    /// its result, starting a drainer when [`QuickQueue::push`] says so.
+    /// its result, starting a drainer or the watchdog when [`QuickQueue::push`] says so.
     async fn attempt(
         self: &Arc<Self>,
         run: Run,
@@ -357,8 +408,11 @@ impl QuickLane {
     ) -> Result<Attempt, ApiError> {
         let (reply, result) = oneshot::channel();
         let job = QuickJob { run, permit, reply };
-        let start_drainer = self.lock().push(job, self.max_drainers);
-        if start_drainer {
+        let queued = self.lock().push(job, self.max_drainers);
+        if queued == Queued::ArmWatchdog {
+            tokio::spawn(Arc::clone(self).watch());
+        }
+        if queued == Queued::StartDrainer {
             // Started on drop, so a request dropped while it yields still starts it.
             let _start = StartDrainer(Arc::clone(self));
             // Lets the other requests this worker has ready queue their attempts first,
@@ -368,6 +422,22 @@ impl QuickLane {
         result
             .await
             .map_err(|_| solver_failed(&"the solver panicked"))
+    }
+
+    /// Looks at the queue every [`DRAINER_STALLED`] while attempts wait, and starts
+    /// another drainer when they wait behind a queue that has not moved: requests that are
+    /// all queued already (a client with a fixed set of connections) start none
+    /// themselves. One timer serves the whole lane, not one per request.
+    async fn watch(self: Arc<Self>) {
+        loop {
+            tokio::time::sleep(DRAINER_STALLED).await;
+            let watch = self.lock().watch(self.max_drainers);
+            match watch {
+                Watch::StartDrainer => self.start_drainer(),
+                Watch::KeepWatching => {}
+                Watch::Stop => return,
+            }
+        }
     }
 
     /// Starts a drainer on a blocking thread.
@@ -501,32 +571,49 @@ mod tests {
     #[test]
     fn another_drainer_starts_only_behind_a_queue_that_has_not_moved() {
         let mut queue = QuickQueue::default();
-        assert!(
-            queue.push(quick_job(), 2),
-            "the first attempt starts a drainer"
-        );
-        assert!(
-            !queue.push(quick_job(), 2),
-            "an attempt behind a queue that just moved waits"
-        );
         let stalled = || Some(Instant::now() - DRAINER_STALLED);
-        queue.moved = stalled();
-        assert!(
+        assert_eq!(
             queue.push(quick_job(), 2),
-            "an attempt behind a stalled queue starts another drainer"
+            Queued::StartDrainer,
+            "none runs"
         );
+        assert_eq!(
+            queue.push(quick_job(), 2),
+            Queued::ArmWatchdog,
+            "behind a queue that just moved, the attempt waits under the watchdog"
+        );
+        assert_eq!(queue.push(quick_job(), 2), Queued::Wait, "one watchdog");
+        assert_eq!(queue.watch(2), Watch::KeepWatching, "the queue just moved");
         queue.moved = stalled();
-        assert!(
-            !queue.push(quick_job(), 2),
-            "no more drainers than the maximum"
-        );
+        assert_eq!(queue.push(quick_job(), 2), Queued::StartDrainer, "stalled");
+        queue.moved = stalled();
+        assert_eq!(queue.push(quick_job(), 2), Queued::Wait, "at the maximum");
+        assert_eq!(queue.watch(2), Watch::KeepWatching, "at the maximum");
         assert_eq!(queue.drainers, 2);
+
         // Taking a job moves the queue; an empty queue lets its drainer stop.
         let long_ago = stalled();
         queue.moved = long_ago;
         while queue.take().is_some() {}
         assert!(queue.moved > long_ago, "taking a job moves the queue");
         assert_eq!(queue.drainers, 1);
+        assert_eq!(queue.watch(2), Watch::Stop, "nothing waits");
+        assert!(!queue.watched);
+    }
+
+    #[test]
+    fn the_watchdog_starts_a_drainer_behind_a_stalled_queue() {
+        let mut queue = QuickQueue::default();
+        assert_eq!(queue.push(quick_job(), 2), Queued::StartDrainer);
+        assert_eq!(queue.push(quick_job(), 2), Queued::ArmWatchdog);
+        queue.moved = Some(Instant::now() - DRAINER_STALLED);
+        assert_eq!(queue.watch(2), Watch::StartDrainer);
+        assert_eq!(queue.drainers, 2);
+        assert_eq!(
+            queue.watch(2),
+            Watch::KeepWatching,
+            "the start moved the queue"
+        );
     }
 
     #[tokio::test]
