@@ -21,10 +21,11 @@
 //! takes that column from the other two bands ([`OTHER_BANDS_KEEP`], pointing along
 //! columns). Columns are counted across the three bands for hidden singles in columns, and
 //! cells across the nine digits for naked singles. All of that repeats until nothing
-//! changes, naked singles before the costlier column count. One vector compare of
-//! [`Board::candidates`] against [`Board::seen`] lists the digit-bands that changed, and
-//! the pass visits only those: a compare-and-branch per digit-band mispredicted so often
-//! that it cost more than the reductions themselves.
+//! changes, naked singles before the costlier column count. One compare of the whole of
+//! [`Board::candidates`] against [`Board::seen`] (which the compiler turns into vector
+//! code) lists the digit-bands that changed as a bit mask, and the pass walks only those:
+//! a compare-and-branch per digit-band mispredicted so often that it cost more than the
+//! reductions themselves.
 //!
 //! # Branching
 //!
@@ -268,10 +269,8 @@ impl Board {
     /// Runs every deduction to a fixed point; `false` when the board has no solution.
     fn propagate(&mut self) -> bool {
         loop {
-            match self.reduce_bands() {
-                Some(true) => continue,
-                Some(false) => {}
-                None => return false,
+            if !self.reduce_bands() {
+                return false;
             }
             match self.naked_singles() {
                 Some(true) => continue,
@@ -286,23 +285,25 @@ impl Board {
         }
     }
 
-    /// Applies the row↔box permutation constraint to every digit-band that changed, and
-    /// places the hidden singles it leaves. `Some(changed_any)`, or `None` when some digit
-    /// has no way left through some band.
-    fn reduce_bands(&mut self) -> Option<bool> {
-        let mut changed = self.changed_digit_bands();
-        if changed == 0 {
-            return Some(false);
-        }
-        while changed != 0 {
+    /// Applies the row↔box permutation constraint to the digit-bands that changed, and
+    /// places the hidden singles it leaves, until no digit-band changes; `false` when some
+    /// digit has no way left through some band.
+    fn reduce_bands(&mut self) -> bool {
+        loop {
+            let mut changed = self.changed_digit_bands();
+            if changed == 0 {
+                return true;
+            }
+            // Reducing one digit-band can change others, later ones in this walk included:
+            // those are reduced with what they hold by then, the rest in the next walk.
             while changed != 0 {
                 let index = changed.trailing_zeros() as usize;
                 changed &= changed - 1;
-                self.reduce_digit_band(index)?;
+                if self.reduce_digit_band(index).is_none() {
+                    return false;
+                }
             }
-            changed = self.changed_digit_bands();
         }
-        Some(true)
     }
 
     /// The digit-bands whose candidates differ from what [`Board::reduce_bands`] last
