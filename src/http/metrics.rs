@@ -64,7 +64,7 @@ pub struct Metrics {
     handle: PrometheusHandle,
     /// The solve counter and histogram of each outcome, in [`SolveOutcome::ALL`] order:
     /// registered once, so recording a solve needs no lookup by name and label.
-    solves: Arc<[SolveSeries; 4]>,
+    solves: Arc<[SolveSeries; SolveOutcome::ALL.len()]>,
 }
 
 /// The series one solve outcome is recorded in.
@@ -166,6 +166,25 @@ impl Metrics {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_outcome_counts_in_its_own_series() {
+        let metrics = Metrics::new(1);
+        // A different count per outcome, so series mixed up by index would show.
+        for (index, outcome) in SolveOutcome::ALL.into_iter().enumerate() {
+            for _ in 0..=index {
+                metrics.observe_solve(outcome, Duration::from_millis(1));
+            }
+        }
+        let text = metrics.render();
+        for (index, outcome) in SolveOutcome::ALL.into_iter().enumerate() {
+            let label = outcome.label();
+            for series in ["sudoku_solves_total", "sudoku_solve_duration_seconds_count"] {
+                let line = format!(r#"{series}{{outcome="{label}"}} {}"#, index + 1);
+                assert!(text.contains(&line), "no `{line}` in:\n{text}");
+            }
+        }
+    }
 
     #[test]
     fn two_sets_of_metrics_count_separately() {

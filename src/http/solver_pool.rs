@@ -25,8 +25,8 @@
 //! starts it first lets the other requests ready on its worker queue theirs), and another
 //! when attempts wait in a queue that no drainer has taken from for [`DRAINER_STALLED`],
 //! up to one per quick attempt: the running drainers are busy with hard grids, or off the
-//! CPU. A request that queues behind such a queue starts one at once; a watchdog task,
-//! armed while attempts wait, covers requests that are all queued already. So an easy
+//! CPU. A request that arrives then starts one at once; a watchdog task, armed while
+//! attempts wait, covers requests that are all queued already. So an easy
 //! grid does not wait long behind hard ones, and one timer serves the lane instead of
 //! one per request. An attempt's permit moves to the drainer with it and is dropped
 //! there when it is done.
@@ -57,9 +57,9 @@ const QUICK_ATTEMPT: Duration = Duration::from_millis(2);
 /// cannot crowd out easy ones, few enough that their CPU stays bounded.
 const QUICK_ATTEMPTS_PER_SOLVER: usize = 4;
 
-/// How long the quick lane's queue may go without a drainer taking from it before a new
-/// attempt starts another drainer: far more than an easy grid takes, less than a hard
-/// grid's [`QUICK_ATTEMPT`].
+/// How long the quick lane's queue may go without a drainer taking from it before another
+/// drainer starts (from a request that arrives then, or from the lane's watchdog): far
+/// more than an easy grid takes, less than a hard grid's [`QUICK_ATTEMPT`].
 const DRAINER_STALLED: Duration = Duration::from_millis(1);
 
 /// A solve that finished within its time limit and found a solution.
@@ -307,75 +307,83 @@ struct QuickQueue {
 #[derive(Debug, PartialEq, Eq)]
 enum Queued {
     /// Start a drainer (already counted).
-    StartDrainer,
+    NewDrainer,
     /// Arm the lane's watchdog: the attempt waits behind running drainers.
-    ArmWatchdog,
+    NewWatchdog,
     /// Just wait: a watchdog is armed already.
     Wait,
 }
 
 /// What the watchdog does after a look at the queue.
 #[derive(Debug, PartialEq, Eq)]
-enum Watch {
-    /// Start a drainer (already counted), and keep watching.
-    StartDrainer,
+enum Look {
+    /// Start a drainer (already counted), and look again later.
+    NewDrainer,
     /// Look again later.
-    KeepWatching,
+    Again,
     /// Stop: nothing waits (the watchdog is disarmed).
     Stop,
 }
 
 impl QuickQueue {
-    /// Queues `job`. A drainer starts when none is running, or when jobs were waiting
-    /// already behind a queue that has not moved for [`DRAINER_STALLED`]; otherwise the
-    /// job waits, under the watchdog.
-    fn push(&mut self, job: QuickJob, max_drainers: usize) -> Queued {
-        let others_waiting = !self.jobs.is_empty();
+    /// Queues `job` at `now`. A drainer starts when none is running, or when the queue has
+    /// not moved for [`DRAINER_STALLED`]; otherwise the job waits, under the watchdog.
+    fn push(&mut self, job: QuickJob, max_drainers: usize, now: Instant) -> Queued {
         self.jobs.push_back(job);
-        if self.drainers == 0 || (others_waiting && self.may_add_drainer(max_drainers)) {
-            self.claim_drainer();
-            Queued::StartDrainer
+        if self.drainers == 0 || self.may_add_drainer(max_drainers, now) {
+            self.claim_drainer(now);
+            Queued::NewDrainer
         } else if !std::mem::replace(&mut self.watched, true) {
-            Queued::ArmWatchdog
+            Queued::NewWatchdog
         } else {
             Queued::Wait
         }
     }
 
-    /// The watchdog's look: another drainer when jobs wait behind a queue that has not
-    /// moved for [`DRAINER_STALLED`], and an end to watching once none waits.
-    fn watch(&mut self, max_drainers: usize) -> Watch {
+    /// The watchdog's look at `now`: another drainer when jobs wait behind a queue that
+    /// has not moved for [`DRAINER_STALLED`], and an end to watching once none waits.
+    fn look(&mut self, max_drainers: usize, now: Instant) -> Look {
         if self.jobs.is_empty() {
             self.watched = false;
-            Watch::Stop
-        } else if self.may_add_drainer(max_drainers) {
-            self.claim_drainer();
-            Watch::StartDrainer
+            Look::Stop
+        } else if self.may_add_drainer(max_drainers, now) {
+            self.claim_drainer(now);
+            Look::NewDrainer
         } else {
-            Watch::KeepWatching
+            Look::Again
         }
     }
 
-    /// Whether another drainer may start: the queue has not moved for [`DRAINER_STALLED`]
-    /// and fewer than `max_drainers` run.
-    fn may_add_drainer(&self, max_drainers: usize) -> bool {
+    /// When the watchdog should look next, seen from `now`: when the queue would count as
+    /// stalled, or a period on when it does already (all drainers run).
+    fn next_look(&self, now: Instant) -> Instant {
+        self.moved
+            .map(|moved| moved + DRAINER_STALLED)
+            .filter(|&stalls| stalls > now)
+            .unwrap_or(now + DRAINER_STALLED)
+    }
+
+    /// Whether another drainer may start at `now`: fewer than `max_drainers` run, and the
+    /// queue has not moved for [`DRAINER_STALLED`].
+    fn may_add_drainer(&self, max_drainers: usize, now: Instant) -> bool {
         self.drainers < max_drainers
             && self
                 .moved
-                .is_none_or(|moved| moved.elapsed() >= DRAINER_STALLED)
+                .is_none_or(|moved| now >= moved + DRAINER_STALLED)
     }
 
     /// Counts one more drainer, which the caller must start.
-    fn claim_drainer(&mut self) {
+    fn claim_drainer(&mut self, now: Instant) {
         self.drainers += 1;
-        self.moved = Some(Instant::now());
+        self.moved = Some(now);
     }
 
-    /// The next job for a drainer; when there is none, the drainer stops counting.
-    fn take(&mut self) -> Option<QuickJob> {
+    /// The next job for a drainer at `now`; when there is none, the drainer stops
+    /// counting.
+    fn take(&mut self, now: Instant) -> Option<QuickJob> {
         let job = self.jobs.pop_front();
         if job.is_some() {
-            self.moved = Some(Instant::now());
+            self.moved = Some(now);
         } else {
             self.drainers -= 1;
         }
@@ -408,11 +416,11 @@ impl QuickLane {
     ) -> Result<Attempt, ApiError> {
         let (reply, result) = oneshot::channel();
         let job = QuickJob { run, permit, reply };
-        let queued = self.lock().push(job, self.max_drainers);
-        if queued == Queued::ArmWatchdog {
+        let queued = self.lock().push(job, self.max_drainers, Instant::now());
+        if queued == Queued::NewWatchdog {
             tokio::spawn(Arc::clone(self).watch());
         }
-        if queued == Queued::StartDrainer {
+        if queued == Queued::NewDrainer {
             // Started on drop, so a request dropped while it yields still starts it.
             let _start = StartDrainer(Arc::clone(self));
             // Lets the other requests this worker has ready queue their attempts first,
@@ -430,12 +438,13 @@ impl QuickLane {
     /// themselves. One timer serves the whole lane, not one per request.
     async fn watch(self: Arc<Self>) {
         loop {
-            tokio::time::sleep(DRAINER_STALLED).await;
-            let watch = self.lock().watch(self.max_drainers);
-            match watch {
-                Watch::StartDrainer => self.start_drainer(),
-                Watch::KeepWatching => {}
-                Watch::Stop => return,
+            let next_look = self.lock().next_look(Instant::now());
+            tokio::time::sleep_until(next_look.into()).await;
+            let look = self.lock().look(self.max_drainers, Instant::now());
+            match look {
+                Look::NewDrainer => self.start_drainer(),
+                Look::Again => {}
+                Look::Stop => return,
             }
         }
     }
@@ -450,7 +459,7 @@ impl QuickLane {
     /// (its request answers 500) and the drainer goes on with the next.
     fn drain(&self) {
         loop {
-            let Some(QuickJob { run, permit, reply }) = self.lock().take() else {
+            let Some(QuickJob { run, permit, reply }) = self.lock().take(Instant::now()) else {
                 return;
             };
             let attempt =
@@ -571,49 +580,62 @@ mod tests {
     #[test]
     fn another_drainer_starts_only_behind_a_queue_that_has_not_moved() {
         let mut queue = QuickQueue::default();
-        let stalled = || Some(Instant::now() - DRAINER_STALLED);
+        let start = Instant::now();
+        let stalled = start + DRAINER_STALLED;
         assert_eq!(
-            queue.push(quick_job(), 2),
-            Queued::StartDrainer,
+            queue.push(quick_job(), 3, start),
+            Queued::NewDrainer,
             "none runs"
         );
         assert_eq!(
-            queue.push(quick_job(), 2),
-            Queued::ArmWatchdog,
-            "behind a queue that just moved, the attempt waits under the watchdog"
+            queue.push(quick_job(), 3, start),
+            Queued::NewWatchdog,
+            "behind a queue that just moved, an attempt waits under the watchdog"
         );
-        assert_eq!(queue.push(quick_job(), 2), Queued::Wait, "one watchdog");
-        assert_eq!(queue.watch(2), Watch::KeepWatching, "the queue just moved");
-        queue.moved = stalled();
-        assert_eq!(queue.push(quick_job(), 2), Queued::StartDrainer, "stalled");
-        queue.moved = stalled();
-        assert_eq!(queue.push(quick_job(), 2), Queued::Wait, "at the maximum");
-        assert_eq!(queue.watch(2), Watch::KeepWatching, "at the maximum");
-        assert_eq!(queue.drainers, 2);
-
-        // Taking a job moves the queue; an empty queue lets its drainer stop.
-        let long_ago = stalled();
-        queue.moved = long_ago;
-        while queue.take().is_some() {}
-        assert!(queue.moved > long_ago, "taking a job moves the queue");
-        assert_eq!(queue.drainers, 1);
-        assert_eq!(queue.watch(2), Watch::Stop, "nothing waits");
-        assert!(!queue.watched);
-    }
-
-    #[test]
-    fn the_watchdog_starts_a_drainer_behind_a_stalled_queue() {
-        let mut queue = QuickQueue::default();
-        assert_eq!(queue.push(quick_job(), 2), Queued::StartDrainer);
-        assert_eq!(queue.push(quick_job(), 2), Queued::ArmWatchdog);
-        queue.moved = Some(Instant::now() - DRAINER_STALLED);
-        assert_eq!(queue.watch(2), Watch::StartDrainer);
-        assert_eq!(queue.drainers, 2);
         assert_eq!(
-            queue.watch(2),
-            Watch::KeepWatching,
-            "the start moved the queue"
+            queue.push(quick_job(), 3, start),
+            Queued::Wait,
+            "one watchdog"
         );
+        assert_eq!(queue.look(3, start), Look::Again);
+        assert_eq!(
+            queue.next_look(start),
+            stalled,
+            "the watchdog wakes when it stalls"
+        );
+
+        assert_eq!(queue.push(quick_job(), 3, stalled), Queued::NewDrainer);
+        assert_eq!(
+            queue.look(3, stalled),
+            Look::Again,
+            "the new drainer moved it"
+        );
+        let stalled_again = stalled + DRAINER_STALLED;
+        assert_eq!(queue.look(3, stalled_again), Look::NewDrainer);
+        let much_later = stalled_again + 5 * DRAINER_STALLED;
+        assert_eq!(
+            queue.push(quick_job(), 3, much_later),
+            Queued::Wait,
+            "at most 3"
+        );
+        assert_eq!(queue.look(3, much_later), Look::Again, "at most 3");
+        assert_eq!(
+            queue.next_look(much_later),
+            much_later + DRAINER_STALLED,
+            "a stalled queue at the maximum is looked at a period on, not at once"
+        );
+        assert_eq!(queue.drainers, 3);
+
+        assert!(queue.take(much_later).is_some());
+        assert_eq!(
+            queue.moved,
+            Some(much_later),
+            "taking a job moves the queue"
+        );
+        while queue.take(much_later).is_some() {}
+        assert_eq!(queue.drainers, 2, "a drainer that finds none stops");
+        assert_eq!(queue.look(3, much_later), Look::Stop, "nothing waits");
+        assert!(!queue.watched);
     }
 
     #[tokio::test]
@@ -649,5 +671,21 @@ mod tests {
         }
         // A drainer drops an attempt's permit before it replies.
         assert_eq!(pool.quick.available_permits(), QUICK_ATTEMPTS_PER_SOLVER);
+        // Drainers stop once the queue is empty, and so does the watchdog.
+        let idle = async {
+            loop {
+                let busy = {
+                    let queue = pool.quick_lane.lock();
+                    queue.drainers > 0 || queue.watched
+                };
+                if !busy {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), idle)
+            .await
+            .expect("a drainer or the watchdog kept running");
     }
 }

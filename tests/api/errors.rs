@@ -199,6 +199,13 @@ fn malformed_requests() -> Vec<Case> {
             "payload_too_large",
         ),
         Case {
+            what: "a JSON syntax error, declared JSON with a charset",
+            content_type: "application/json; charset=utf-8",
+            body: br#"{"grid": "#.to_vec(),
+            status: S::BAD_REQUEST,
+            code: "invalid_json",
+        },
+        Case {
             what: "a body that is not declared JSON",
             content_type: "text/plain",
             body: br#"{"grid": "................"}"#.to_vec(),

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use crate::helpers::{
     CLASSIC, CLASSIC_SOLUTION, EMPTY_9X9_LEXICOGRAPHIC, app, app_with, busy_grid, limits,
-    patterned_puzzle, post_json, small_rows, solves,
+    patterned_puzzle, post_json, post_raw, small_rows, solves,
 };
 
 #[tokio::test]
@@ -22,6 +22,25 @@ async fn a_string_grid_gets_a_string_solution() {
         body.get("unique").is_none(),
         "unique only when asked: {body}"
     );
+}
+
+#[tokio::test]
+async fn every_spelling_of_a_json_media_type_is_read() {
+    let app = app();
+    let body = json!({ "grid": CLASSIC }).to_string();
+    for content_type in [
+        "application/json; charset=utf-8",
+        "Application/JSON",
+        "application/vnd.sudoku+json",
+    ] {
+        let answer = post_raw(&app, "/solve", content_type, body.clone()).await;
+        assert_eq!(answer.status, StatusCode::OK, "{content_type}");
+        assert_eq!(
+            answer.json()["solution"],
+            CLASSIC_SOLUTION,
+            "{content_type}"
+        );
+    }
 }
 
 #[tokio::test]
