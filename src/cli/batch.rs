@@ -1,8 +1,10 @@
 //! Solving a file of one puzzle per line on several threads, answering in input order.
 //!
-//! Workers take chunks of lines from a shared counter and send each chunk's answers to
-//! the writing thread, which puts them back in order and writes each as soon as all
-//! before it are written. With one worker, the calling thread solves and writes itself.
+//! The input is cut at line ends into chunks of about [`CHUNK_BYTES`]; workers take chunks
+//! from a shared counter, split them into puzzle lines themselves, and send each chunk's
+//! answers to the writing thread, which puts them back in order and writes each as soon
+//! as all before it are written. With one worker, the calling thread solves and writes
+//! itself.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -19,11 +21,13 @@ use super::SolveArgs;
 use super::verdict;
 use crate::grid::Grid;
 use crate::solver::{self, Outcome, SolveOptions};
-use crate::text_format::{self, PuzzleLine};
+use crate::text_format;
 
-/// Lines a worker takes at a time: large enough to keep the channel quiet, small enough
-/// to balance hard puzzles across threads.
-const CHUNK_LINES: usize = 256;
+/// Bytes of input a worker takes at a time (about 250 lines of 9×9 grids): large enough
+/// to keep the channel quiet, small enough to balance hard puzzles across threads. Cutting
+/// by bytes takes a few hundred short scans, so workers start at once instead of after a
+/// serial split of the whole input into lines.
+const CHUNK_BYTES: usize = 20 * 1024;
 
 /// Inputs shorter than this finish too fast for a progress bar to help.
 const PROGRESS_BAR_MIN_LINES: usize = 2_000;
@@ -90,11 +94,10 @@ pub(super) fn solve_lines(
     show_progress: bool,
     out: &mut impl Write,
 ) -> io::Result<Tally> {
-    let lines: Vec<PuzzleLine> = text_format::puzzle_lines(input).collect();
-    let chunks: Vec<&[PuzzleLine]> = lines.chunks(CHUNK_LINES).collect();
+    let chunks = cut_at_line_ends(input, CHUNK_BYTES);
     let mut sink = Sink {
         out,
-        progress: progress_bar(lines.len(), show_progress),
+        progress: progress_bar(input, show_progress),
         total: Tally::default(),
     };
     // Raised when the output is gone: workers stop taking chunks and cut running solves.
@@ -113,9 +116,28 @@ pub(super) fn solve_lines(
     Ok(sink.total)
 }
 
+/// `input` cut into pieces of whole lines, each at least `size` bytes but the last.
+fn cut_at_line_ends(input: &str, size: usize) -> Vec<&str> {
+    let mut pieces = Vec::with_capacity(input.len() / size + 1);
+    let mut rest = input;
+    while !rest.is_empty() {
+        let end = rest.as_bytes().get(size..).map_or(rest.len(), |after| {
+            after
+                .iter()
+                .position(|&byte| byte == b'\n')
+                .map_or(rest.len(), |line_end| size + line_end + 1)
+        });
+        // A cut just after a `\n` is a character boundary.
+        let (piece, tail) = rest.split_at(end);
+        pieces.push(piece);
+        rest = tail;
+    }
+    pieces
+}
+
 /// Solves `chunks` on `threads` workers; the calling thread writes their answers in order.
 fn solve_chunks_in_parallel(
-    chunks: &[&[PuzzleLine]],
+    chunks: &[&str],
     args: &SolveArgs,
     threads: usize,
     abandoned: &Arc<AtomicBool>,
@@ -180,11 +202,13 @@ fn write_in_order(
     Ok(())
 }
 
-fn answer_chunk(chunk: &[PuzzleLine], args: &SolveArgs, stop: &Arc<AtomicBool>) -> (String, Tally) {
+/// The answers to the puzzle lines of `chunk`, a line each, and how they ended.
+fn answer_chunk(chunk: &str, args: &SolveArgs, stop: &Arc<AtomicBool>) -> (String, Tally) {
     let options = args.options();
-    let mut text = String::new();
+    // An answer is about as long as its puzzle.
+    let mut text = String::with_capacity(chunk.len());
     let mut tally = Tally::default();
-    for line in chunk {
+    for line in text_format::puzzle_lines(chunk) {
         answer_line(line.puzzle(), &options, args, stop, &mut tally, &mut text);
         text.push('\n');
     }
@@ -229,14 +253,42 @@ fn answer_line(
     }
 }
 
-fn progress_bar(lines: usize, wanted: bool) -> ProgressBar {
-    if !wanted || lines < PROGRESS_BAR_MIN_LINES {
+/// A progress bar over the puzzles of `input`, when `wanted` and there are many.
+fn progress_bar(input: &str, wanted: bool) -> ProgressBar {
+    if !wanted {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::new(lines as u64);
+    // Counted only for a bar: a batch that shows none never walks the input serially.
+    let puzzles = text_format::puzzle_lines(input).count();
+    if puzzles < PROGRESS_BAR_MIN_LINES {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(puzzles as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles, {per_sec}, eta {eta}")
             .expect("the progress template is valid"),
     );
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_are_whole_lines_that_join_back_into_the_input() {
+        let long_line = "x".repeat(50);
+        let input = format!("ab\r\ncd\n{long_line}\nef\ngh");
+        for size in [1, 3, 7, 60, 1000] {
+            let pieces = cut_at_line_ends(&input, size);
+            assert_eq!(pieces.concat(), input, "size {size}");
+            let (last, whole) = pieces.split_last().unwrap();
+            for piece in whole {
+                assert!(piece.ends_with('\n'), "size {size}: {piece:?}");
+                assert!(piece.len() >= size, "size {size}: {piece:?}");
+            }
+            assert!(!last.is_empty());
+        }
+        assert!(cut_at_line_ends("", 10).is_empty());
+    }
 }
