@@ -30,7 +30,7 @@ use crate::text_format;
 const CHUNK_BYTES: usize = 20 * 1024;
 
 /// Inputs shorter than this finish too fast for a progress bar to help.
-const PROGRESS_BAR_MIN_LINES: usize = 2_000;
+const PROGRESS_BAR_MIN_PUZZLES: usize = 2_000;
 
 /// Counts of how the puzzles of a batch ended.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -116,8 +116,10 @@ pub(super) fn solve_lines(
     Ok(sink.total)
 }
 
-/// `input` cut into pieces of whole lines, each at least `size` bytes but the last.
+/// `input` cut into pieces of whole lines: each piece but the last ends just after the
+/// first line end at or past `size` bytes (a nonzero size).
 fn cut_at_line_ends(input: &str, size: usize) -> Vec<&str> {
+    debug_assert!(size > 0, "pieces need a size");
     let mut pieces = Vec::with_capacity(input.len() / size + 1);
     let mut rest = input;
     while !rest.is_empty() {
@@ -205,7 +207,8 @@ fn write_in_order(
 /// The answers to the puzzle lines of `chunk`, a line each, and how they ended.
 fn answer_chunk(chunk: &str, args: &SolveArgs, stop: &Arc<AtomicBool>) -> (String, Tally) {
     let options = args.options();
-    // An answer is about as long as its puzzle.
+    // A start: an answer is about as long as its line (longer with `--unique`, shorter
+    // after a trailing field).
     let mut text = String::with_capacity(chunk.len());
     let mut tally = Tally::default();
     for line in text_format::puzzle_lines(chunk) {
@@ -260,7 +263,7 @@ fn progress_bar(input: &str, wanted: bool) -> ProgressBar {
     }
     // Counted only for a bar: a batch that shows none never walks the input serially.
     let puzzles = text_format::puzzle_lines(input).count();
-    if puzzles < PROGRESS_BAR_MIN_LINES {
+    if puzzles < PROGRESS_BAR_MIN_PUZZLES {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(puzzles as u64);
@@ -290,5 +293,22 @@ mod tests {
             assert!(!last.is_empty());
         }
         assert!(cut_at_line_ends("", 10).is_empty());
+    }
+
+    #[test]
+    fn pieces_hold_the_same_puzzle_lines_as_the_whole_input() {
+        let input = "# heading é\n\n1.2\r\n  \n#x\nαβγ:tail\n345\n\n6\t7\n89";
+        let whole: Vec<&str> = text_format::puzzle_lines(input)
+            .map(|line| line.puzzle())
+            .collect();
+        assert_eq!(whole, ["1.2", "αβγ", "345", "6", "89"]);
+        for size in 1..input.len() + 2 {
+            let pieces: Vec<&str> = cut_at_line_ends(input, size)
+                .into_iter()
+                .flat_map(text_format::puzzle_lines)
+                .map(|line| line.puzzle())
+                .collect();
+            assert_eq!(pieces, whole, "size {size}");
+        }
     }
 }

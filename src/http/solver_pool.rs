@@ -354,8 +354,9 @@ impl QuickQueue {
         }
     }
 
-    /// When the watchdog should look next, seen from `now`: when the queue would count as
-    /// stalled, or a period on when it does already (all drainers run).
+    /// When the watchdog should look next, seen from `now` just after a look: when the
+    /// queue would count as stalled, or a period on when it does already (then all
+    /// drainers run, or the look would have started one).
     fn next_look(&self, now: Instant) -> Instant {
         self.moved
             .map(|moved| moved + DRAINER_STALLED)
@@ -438,14 +439,17 @@ impl QuickLane {
     /// themselves. One timer serves the whole lane, not one per request.
     async fn watch(self: Arc<Self>) {
         loop {
-            let next_look = self.lock().next_look(Instant::now());
-            tokio::time::sleep_until(next_look.into()).await;
-            let look = self.lock().look(self.max_drainers, Instant::now());
+            let (look, next_look) = {
+                let mut queue = self.lock();
+                let now = Instant::now();
+                (queue.look(self.max_drainers, now), queue.next_look(now))
+            };
             match look {
                 Look::NewDrainer => self.start_drainer(),
                 Look::Again => {}
                 Look::Stop => return,
             }
+            tokio::time::sleep_until(next_look.into()).await;
         }
     }
 
@@ -578,7 +582,7 @@ mod tests {
     }
 
     #[test]
-    fn another_drainer_starts_only_behind_a_queue_that_has_not_moved() {
+    fn a_drainer_starts_when_none_runs_or_the_queue_has_not_moved() {
         let mut queue = QuickQueue::default();
         let start = Instant::now();
         let stalled = start + DRAINER_STALLED;
@@ -636,6 +640,11 @@ mod tests {
         assert_eq!(queue.drainers, 2, "a drainer that finds none stops");
         assert_eq!(queue.look(3, much_later), Look::Stop, "nothing waits");
         assert!(!queue.watched);
+
+        // Alone behind drainers busy since long ago, an attempt starts another itself.
+        let busy_since = much_later + DRAINER_STALLED;
+        assert_eq!(queue.push(quick_job(), 3, busy_since), Queued::NewDrainer);
+        assert_eq!(queue.drainers, 3);
     }
 
     #[tokio::test]
