@@ -216,8 +216,15 @@ impl Grid {
 
     /// The string notation on one line, `.` for blanks.
     pub fn to_symbols(&self) -> String {
-        let symbols = self.cells.iter().map(|&v| value_symbol(v) as u8).collect();
+        let mut symbols = Vec::with_capacity(self.cells.len());
+        self.push_symbols(&mut symbols);
         String::from_utf8(symbols).expect("grid symbols are ASCII")
+    }
+
+    /// Appends the string notation to `out` as ASCII bytes, as [`Grid::to_symbols`]
+    /// writes it.
+    pub fn push_symbols(&self, out: &mut Vec<u8>) {
+        out.extend(self.cells.iter().map(|&v| value_symbol(v) as u8));
     }
 
     /// The rows notation, `0` for blanks.

@@ -7,7 +7,6 @@
 //! itself.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -146,7 +145,7 @@ fn solve_chunks_in_parallel(
     sink: &mut Sink<impl Write>,
 ) -> io::Result<()> {
     let next_chunk = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel::<(usize, String, Tally)>();
+    let (sender, receiver) = mpsc::channel::<(usize, Vec<u8>, Tally)>();
     thread::scope(|scope| {
         for _ in 0..threads {
             let sender = sender.clone();
@@ -180,19 +179,19 @@ struct Sink<'a, W: Write> {
 
 impl<W: Write> Sink<'_, W> {
     /// Writes one chunk's answers and counts them.
-    fn write(&mut self, text: &str, tally: Tally) -> io::Result<()> {
+    fn write(&mut self, text: &[u8], tally: Tally) -> io::Result<()> {
         self.total.add(tally);
         self.progress.inc(tally.total() as u64);
-        self.out.write_all(text.as_bytes())
+        self.out.write_all(text)
     }
 }
 
 /// Writes chunks as soon as all the ones before them are written.
 fn write_in_order(
-    receiver: mpsc::Receiver<(usize, String, Tally)>,
+    receiver: mpsc::Receiver<(usize, Vec<u8>, Tally)>,
     sink: &mut Sink<impl Write>,
 ) -> io::Result<()> {
-    let mut early: BTreeMap<usize, (String, Tally)> = BTreeMap::new();
+    let mut early: BTreeMap<usize, (Vec<u8>, Tally)> = BTreeMap::new();
     let mut next_to_write = 0;
     for (index, text, tally) in receiver {
         early.insert(index, (text, tally));
@@ -204,16 +203,17 @@ fn write_in_order(
     Ok(())
 }
 
-/// The answers to the puzzle lines of `chunk`, a line each, and how they ended.
-fn answer_chunk(chunk: &str, args: &SolveArgs, stop: &Arc<AtomicBool>) -> (String, Tally) {
+/// The answers to the puzzle lines of `chunk` (UTF-8 text), a line each, and how they
+/// ended.
+fn answer_chunk(chunk: &str, args: &SolveArgs, stop: &Arc<AtomicBool>) -> (Vec<u8>, Tally) {
     let options = args.options();
     // A start: an answer is about as long as its line (longer with `--unique`, shorter
     // after a trailing field).
-    let mut text = String::with_capacity(chunk.len());
+    let mut text = Vec::with_capacity(chunk.len());
     let mut tally = Tally::default();
     for line in text_format::puzzle_lines(chunk) {
         answer_line(line.puzzle(), &options, args, stop, &mut tally, &mut text);
-        text.push('\n');
+        text.push(b'\n');
     }
     (text, tally)
 }
@@ -225,33 +225,33 @@ fn answer_line(
     args: &SolveArgs,
     stop: &Arc<AtomicBool>,
     tally: &mut Tally,
-    out: &mut String,
+    out: &mut Vec<u8>,
 ) {
     let grid = match Grid::parse_symbols(puzzle) {
         Ok(grid) => grid,
         Err(error) => {
             tally.invalid += 1;
-            write!(out, "invalid: {error}").expect("writing to a String cannot fail");
+            write!(out, "invalid: {error}").expect("writing to a Vec cannot fail");
             return;
         }
     };
     match solver::solve(&grid, options, &args.cancellation(Arc::clone(stop))).outcome {
         Outcome::Solved { solution, count } => {
             tally.solved += 1;
-            out.push_str(&solution.to_symbols());
+            solution.push_symbols(out);
             if options.limit >= 2 {
                 tally.multiple += usize::from(count > 1);
-                out.push(' ');
-                out.push_str(verdict::uniqueness(count));
+                out.push(b' ');
+                out.extend_from_slice(verdict::uniqueness(count).as_bytes());
             }
         }
         Outcome::Unsolvable => {
             tally.unsolvable += 1;
-            out.push_str("unsolvable");
+            out.extend_from_slice(b"unsolvable");
         }
         Outcome::Cancelled => {
             tally.timed_out += 1;
-            out.push_str("timeout");
+            out.extend_from_slice(b"timeout");
         }
     }
 }

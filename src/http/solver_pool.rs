@@ -18,18 +18,17 @@
 //! guard raises when the handler's future is dropped, so a timed-out or abandoned solve
 //! stops burning CPU within milliseconds.
 //!
-//! A quick attempt at a 9×9 grid takes microseconds, less than waking a thread for it
-//! and handing its result back. So the [`QuickLane`] queues quick attempts, and blocking
+//! A quick attempt at a 9×9 grid takes microseconds, less than waking a thread for it and
+//! handing its result back. So the [`QuickLane`] queues quick attempts, and blocking
 //! threads ("drainers") run queued attempts until the queue is empty: under load one
 //! wake-up serves many requests. A drainer starts when none is running (the request that
 //! starts it first lets the other requests ready on its worker queue theirs), and another
-//! when attempts wait in a queue that no drainer has taken from for [`DRAINER_STALLED`],
-//! up to one per quick attempt: the running drainers are busy with hard grids, or off the
-//! CPU. A request that arrives then starts one at once; a watchdog task, armed while
-//! attempts wait, covers requests that are all queued already. So an easy
-//! grid does not wait long behind hard ones, and one timer serves the lane instead of
-//! one per request. An attempt's permit moves to the drainer with it and is dropped
-//! there when it is done.
+//! when attempts wait in a queue that no drainer has taken from for [`DRAINER_STALLED`], up
+//! to one per quick attempt: the running drainers are busy with hard grids, or off the CPU.
+//! A request that arrives then starts one at once; a watchdog task, armed while attempts
+//! wait, covers requests that are all queued already. So an easy grid does not wait long
+//! behind hard ones, and one timer serves the lane instead of one per request. An attempt's
+//! permit moves to the drainer with it and is dropped there when it is done.
 
 use std::collections::VecDeque;
 use std::num::NonZeroU64;
@@ -358,8 +357,7 @@ impl QuickQueue {
     /// queue would count as stalled, or a period on when it does already (then all
     /// drainers run, or the look would have started one).
     fn next_look(&self, now: Instant) -> Instant {
-        self.moved
-            .map(|moved| moved + DRAINER_STALLED)
+        self.stalls_at()
             .filter(|&stalls| stalls > now)
             .unwrap_or(now + DRAINER_STALLED)
     }
@@ -367,10 +365,12 @@ impl QuickQueue {
     /// Whether another drainer may start at `now`: fewer than `max_drainers` run, and the
     /// queue has not moved for [`DRAINER_STALLED`].
     fn may_add_drainer(&self, max_drainers: usize, now: Instant) -> bool {
-        self.drainers < max_drainers
-            && self
-                .moved
-                .is_none_or(|moved| now >= moved + DRAINER_STALLED)
+        self.drainers < max_drainers && self.stalls_at().is_none_or(|stalls| now >= stalls)
+    }
+
+    /// When the queue counts as stalled if nothing moves it; `None` before it first moved.
+    fn stalls_at(&self) -> Option<Instant> {
+        self.moved.map(|moved| moved + DRAINER_STALLED)
     }
 
     /// Counts one more drainer, which the caller must start.
@@ -565,6 +565,19 @@ mod tests {
         .unwrap()
     }
 
+    /// Waits until `done` holds, looking every millisecond; fails after ten seconds with
+    /// `failure` (a bound against a hang, not a timing claim).
+    async fn eventually(done: impl Fn() -> bool, failure: &str) {
+        let wait = async {
+            while !done() {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), wait)
+            .await
+            .expect(failure);
+    }
+
     /// A queued attempt of the easy grid, whose reply nobody waits for.
     fn quick_job() -> QuickJob {
         let (reply, _) = oneshot::channel();
@@ -656,14 +669,11 @@ mod tests {
         assert!(first_poll.is_pending(), "the first poll yields");
         drop(first);
         // Had the claimed drainer never started, the queued attempt would keep its permit.
-        let all_back = async {
-            while pool.quick.available_permits() < QUICK_ATTEMPTS_PER_SOLVER {
-                tokio::time::sleep(Duration::from_millis(1)).await;
-            }
-        };
-        tokio::time::timeout(Duration::from_secs(10), all_back)
-            .await
-            .expect("the dropped request's attempt never ran");
+        eventually(
+            || pool.quick.available_permits() == QUICK_ATTEMPTS_PER_SOLVER,
+            "the dropped request's attempt never ran",
+        )
+        .await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -681,20 +691,13 @@ mod tests {
         // A drainer drops an attempt's permit before it replies.
         assert_eq!(pool.quick.available_permits(), QUICK_ATTEMPTS_PER_SOLVER);
         // Drainers stop once the queue is empty, and so does the watchdog.
-        let idle = async {
-            loop {
-                let busy = {
-                    let queue = pool.quick_lane.lock();
-                    queue.drainers > 0 || queue.watched
-                };
-                if !busy {
-                    return;
-                }
-                tokio::time::sleep(Duration::from_millis(1)).await;
-            }
-        };
-        tokio::time::timeout(Duration::from_secs(10), idle)
-            .await
-            .expect("a drainer or the watchdog kept running");
+        eventually(
+            || {
+                let queue = pool.quick_lane.lock();
+                queue.drainers == 0 && !queue.watched
+            },
+            "a drainer or the watchdog kept running",
+        )
+        .await;
     }
 }

@@ -294,8 +294,8 @@ impl Board {
             if changed == 0 {
                 return true;
             }
-            // Reducing one digit-band can change others, later ones in this walk included:
-            // those are reduced with what they hold by then, the rest in the next walk.
+            // Reducing one digit-band can change others: those still listed for this walk
+            // are reduced with what they hold by then, the rest in the next walk.
             while changed != 0 {
                 let index = changed.trailing_zeros() as usize;
                 changed &= changed - 1;
@@ -473,12 +473,9 @@ impl Board {
             while open != 0 {
                 let bit = open & open.wrapping_neg();
                 open ^= bit;
-                let count = self.candidates[band]
-                    .iter()
-                    .filter(|&&c| c & bit != 0)
-                    .count();
-                if fewest.is_none_or(|(best, _, _)| (count as u32) < best) {
-                    fewest = Some((count as u32, band, bit));
+                let count = self.digits_of(band, bit).count_ones();
+                if fewest.is_none_or(|(best, _, _)| count < best) {
+                    fewest = Some((count, band, bit));
                 }
             }
         }
