@@ -47,7 +47,8 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
                 Err(rejection) => Err(rejection.into()),
             }
         } else {
-            Json::<Object<T>>::from_request(request, state).await
+            // Boxed: the rare path's future would double the size of every request's.
+            Box::pin(Json::<Object<T>>::from_request(request, state)).await
         };
         match read {
             Ok(Json(Object(value))) => Ok(ApiJson(value)),

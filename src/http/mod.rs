@@ -17,6 +17,7 @@ mod solver_pool;
 mod validate;
 
 use std::num::NonZeroUsize;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -44,8 +45,13 @@ pub struct Limits {
 }
 
 /// What every handler shares; cheap to clone.
+///
+/// One shared allocation: handlers take the state by value on every request, and one
+/// reference count is cheaper to clone than the dozen the parts hold.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<SharedState>);
+
+struct SharedState {
     limits: Limits,
     pool: SolverPool,
     metrics: Metrics,
@@ -56,31 +62,31 @@ impl AppState {
     /// Fresh state (an idle solver pool, zeroed metrics, ready) under `limits`.
     pub fn new(limits: Limits) -> Self {
         let metrics = Metrics::new(limits.solver_concurrency.get());
-        AppState {
+        AppState(Arc::new(SharedState {
             pool: SolverPool::new(&limits, metrics.clone()),
             metrics,
             readiness: Readiness::new(),
             limits,
-        }
+        }))
     }
 
     /// The limits in force.
     pub fn limits(&self) -> &Limits {
-        &self.limits
+        &self.0.limits
     }
 
     /// The metrics this server records.
     pub fn metrics(&self) -> &Metrics {
-        &self.metrics
+        &self.0.metrics
     }
 
     /// Whether the server takes new work.
     pub fn readiness(&self) -> &Readiness {
-        &self.readiness
+        &self.0.readiness
     }
 
     fn pool(&self) -> &SolverPool {
-        &self.pool
+        &self.0.pool
     }
 }
 

@@ -115,9 +115,6 @@ impl SolverPool {
             Duration::from_millis(ms.get()).min(self.solve_timeout)
         });
         let deadline = Instant::now() + timeout;
-        let timed_out = || ApiError::SolveTimeout {
-            timeout_ms: timeout.as_millis(),
-        };
 
         // One flag for both runs: raised if this future is dropped (the client went away)
         // mid-solve; after a finished solve raising it is harmless.
@@ -133,30 +130,16 @@ impl SolverPool {
 
         let quick = acquire_until(&self.quick, deadline)
             .await
-            .ok_or_else(timed_out)?;
+            .ok_or_else(|| timed_out(timeout))?;
         let first = self.quick_lane.attempt(run(grid), quick).await?;
-        let (report, earlier) = if let Some(grid) = first.retry {
-            let _admitted = Arc::clone(&self.admission)
-                .try_acquire_owned()
-                .map_err(|_| ApiError::Overloaded {
-                    retry_after_secs: self.retry_after_secs(),
-                })?;
-            let slot = {
-                let _waiting = GaugeGuard::raise(self.metrics.queue_depth());
-                acquire_until(&self.slots, deadline).await
-            };
-            let slot = match slot {
-                Some(permit) => permit,
-                None => {
-                    self.metrics
-                        .observe_solve(SolveOutcome::TimedOut, first.report.elapsed);
-                    return Err(timed_out());
-                }
-            };
-            let second = self.in_slot(run(grid), slot).await?;
-            (second.report, Some(first.report))
-        } else {
-            (first.report, None)
+        let (report, earlier) = match first.retry {
+            // Few grids outlast their quick attempt, so the wait for a slot is boxed: the
+            // future of every other solve stays small.
+            Some(grid) => {
+                let second = Box::pin(self.retry_in_slot(run(grid), &first.report, timeout));
+                (second.await?.report, Some(first.report))
+            }
+            None => (first.report, None),
         };
         // The stats cover the quick attempt too when the solve needed a slot.
         let guesses = report.guesses + earlier.as_ref().map_or(0, |r| r.guesses);
@@ -170,8 +153,33 @@ impl SolverPool {
                 elapsed,
             })),
             Outcome::Unsolvable => Ok(None),
-            Outcome::Cancelled => Err(timed_out()),
+            Outcome::Cancelled => Err(timed_out(timeout)),
         }
+    }
+
+    /// Runs a grid that outlasted its quick attempt (`first`) again in a solver slot,
+    /// once it is admitted and a slot frees up before the deadline.
+    async fn retry_in_slot(
+        &self,
+        run: Run,
+        first: &SolveReport,
+        timeout: Duration,
+    ) -> Result<Attempt, ApiError> {
+        let _admitted = Arc::clone(&self.admission)
+            .try_acquire_owned()
+            .map_err(|_| ApiError::Overloaded {
+                retry_after_secs: self.retry_after_secs(),
+            })?;
+        let slot = {
+            let _waiting = GaugeGuard::raise(self.metrics.queue_depth());
+            acquire_until(&self.slots, run.deadline).await
+        };
+        let Some(slot) = slot else {
+            self.metrics
+                .observe_solve(SolveOutcome::TimedOut, first.elapsed);
+            return Err(timed_out(timeout));
+        };
+        self.in_slot(run, slot).await
     }
 
     /// Runs `run` in a solver slot, on a blocking thread of its own; the slot's permit
@@ -198,15 +206,23 @@ async fn acquire_until(
     semaphore: &Arc<Semaphore>,
     deadline: Instant,
 ) -> Option<OwnedSemaphorePermit> {
-    // A free permit needs no timer.
+    // A free permit needs no timer, and the timer's future is boxed so that the futures
+    // that await this one stay small when a permit is free.
     if let Ok(permit) = Arc::clone(semaphore).try_acquire_owned() {
         return Some(permit);
     }
     let permit = tokio::time::timeout_at(deadline.into(), Arc::clone(semaphore).acquire_owned());
-    permit
+    Box::pin(permit)
         .await
         .ok()
         .map(|permit| permit.expect("the pool's semaphores are never closed"))
+}
+
+/// The answer when a solve ran out of its `timeout`.
+fn timed_out(timeout: Duration) -> ApiError {
+    ApiError::SolveTimeout {
+        timeout_ms: timeout.as_millis(),
+    }
 }
 
 /// The answer when a solver thread failed (panicked).
