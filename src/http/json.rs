@@ -6,12 +6,13 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use axum::Json;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use http_body_util::BodyExt;
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{DeserializeOwned, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -41,23 +42,52 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
             .headers()
             .get(CONTENT_TYPE)
             .is_some_and(|value| value.as_bytes() == APPLICATION_JSON.as_bytes());
+        let limit = state.limits().body_limit_bytes;
         let read = if plain_json {
-            match Bytes::from_request(request, state).await {
-                Ok(body) => Json::<Object<T>>::from_bytes(&body),
-                Err(rejection) => Err(rejection.into()),
-            }
+            let body = read_body(request.into_body(), limit).await?;
+            Json::<Object<T>>::from_bytes(&body)
         } else {
             // Boxed: the rare path's future would double the size of every request's.
             Box::pin(Json::<Object<T>>::from_request(request, state)).await
         };
         match read {
             Ok(Json(Object(value))) => Ok(ApiJson(value)),
-            Err(rejection) => Err(rejection_to_problem(
-                rejection,
-                state.limits().body_limit_bytes,
-            )),
+            Err(rejection) => Err(rejection_to_problem(rejection, limit)),
         }
     }
+}
+
+/// Reads a request body of at most `limit` bytes (the limit the server's `DefaultBodyLimit`
+/// sets for axum's extractors). A small body comes as one piece, which is taken as it is:
+/// nothing is collected or copied.
+async fn read_body(mut body: Body, limit: usize) -> Result<Bytes, ApiError> {
+    let too_large = || ApiError::PayloadTooLarge { limit };
+    let mut first = Bytes::new();
+    let mut joined: Option<Vec<u8>> = None;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|error| {
+            ApiError::InvalidJson(format!("cannot read the request body: {error}"))
+        })?;
+        // Trailers carry no JSON.
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        match &mut joined {
+            None if first.is_empty() => first = data,
+            None => {
+                let mut buffer = Vec::with_capacity(first.len() + data.len());
+                buffer.extend_from_slice(&first);
+                buffer.extend_from_slice(&data);
+                joined = Some(buffer);
+            }
+            Some(buffer) => buffer.extend_from_slice(&data),
+        }
+        let length = joined.as_ref().map_or(first.len(), Vec::len);
+        if length > limit {
+            return Err(too_large());
+        }
+    }
+    Ok(joined.map_or(first, Bytes::from))
 }
 
 impl<T: Serialize> IntoResponse for ApiJson<T> {

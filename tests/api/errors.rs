@@ -8,7 +8,9 @@ use axum::routing;
 use serde_json::json;
 use sudoku_service::http::{Metrics, with_layers};
 
-use crate::helpers::{app, assert_problem, get, limits, post_json, post_raw, send, spawn_app};
+use crate::helpers::{
+    app, assert_problem, get, limits, post_chunked, post_json, post_raw, send, spawn_app,
+};
 
 /// A malformed request body, and the status and code it must get.
 struct Case {
@@ -273,6 +275,19 @@ async fn a_body_over_the_configured_limit_is_413() {
         .await
         .problem(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large");
     assert!(problem["detail"].as_str().unwrap().contains("100 bytes"));
+}
+
+#[tokio::test]
+async fn a_body_in_pieces_over_the_limit_is_413() {
+    let mut limits = limits();
+    limits.body_limit_bytes = 100;
+    let server = spawn_app(limits).await;
+    let body = json!({ "grid": ".".repeat(81), "order": "lexicographic" }).to_string();
+    let (first, second) = body.as_bytes().split_at(60);
+    let (status, answer) = post_chunked(&server, "/solve", &[first, second]).await;
+    assert_eq!(status, 413, "{answer}");
+    let problem: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(problem["code"], "payload_too_large");
 }
 
 #[tokio::test]

@@ -14,7 +14,8 @@ use sudoku_service::grid::Grid;
 use sudoku_service::http::{self, AppState, Limits};
 use sudoku_service::server;
 use sudoku_service::validate::validate;
-use tokio::net::TcpListener;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
 use tower::ServiceExt;
 
@@ -208,6 +209,37 @@ impl TestApp {
         }
         panic!("{series} never reached {value}");
     }
+}
+
+/// POSTs `pieces` to `path` on `server` as one JSON body in chunked transfer encoding, one
+/// chunk per piece, so the server reads the body in several parts and without a length up
+/// front. Returns the status code and the response body.
+pub async fn post_chunked(server: &TestApp, path: &str, pieces: &[&[u8]]) -> (u16, String) {
+    let mut request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+         Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+        server.addr
+    )
+    .into_bytes();
+    for piece in pieces {
+        request.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
+        request.extend_from_slice(piece);
+        request.extend_from_slice(b"\r\n");
+    }
+    request.extend_from_slice(b"0\r\n\r\n");
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream.write_all(&request).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    let (head, body) = response
+        .split_once("\r\n\r\n")
+        .expect("an HTTP response has a blank line after its head");
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .expect("an HTTP status line");
+    (status, body.to_owned())
 }
 
 /// The value of the line of a Prometheus text exposition that starts with `series`.

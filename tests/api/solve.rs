@@ -6,7 +6,7 @@ use serde_json::json;
 
 use crate::helpers::{
     CLASSIC, CLASSIC_SOLUTION, EMPTY_9X9_LEXICOGRAPHIC, app, app_with, busy_grid, limits,
-    patterned_puzzle, post_json, post_raw, small_rows, solves,
+    patterned_puzzle, post_chunked, post_json, post_raw, small_rows, solves, spawn_app,
 };
 
 #[tokio::test]
@@ -209,4 +209,16 @@ async fn timeout_ms_cannot_raise_the_server_limit() {
         problem["detail"].as_str().unwrap().contains("150 ms"),
         "{problem}"
     );
+}
+
+#[tokio::test]
+async fn a_body_sent_in_pieces_is_read_whole() {
+    let server = spawn_app(limits()).await;
+    let body = json!({ "grid": CLASSIC }).to_string();
+    let (head, tail) = body.as_bytes().split_at(body.len() / 2);
+    let (middle, end) = tail.split_at(1);
+    let (status, answer) = post_chunked(&server, "/solve", &[head, middle, end]).await;
+    assert_eq!(status, 200, "{answer}");
+    let answer: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["solution"], CLASSIC_SOLUTION);
 }
