@@ -1,5 +1,6 @@
-//! JSON bodies: the extractor, which is axum's `Json` with every rejection turned into an
-//! [`ApiError`] and the body required to be a JSON object, and the response body.
+//! JSON bodies: the extractor, which reads the body as axum's `Json` does, with every
+//! rejection turned into an [`ApiError`] and the body required to be a JSON object, and
+//! the response body.
 
 use std::error::Error as _;
 use std::fmt;
@@ -36,8 +37,9 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
-        // The plain media type skips parsing the header as a MIME type; axum's extractor
-        // checks every other spelling (parameters, `+json` suffixes) the same as before.
+        // The plain media type skips parsing the header as a MIME type, and its body is read
+        // here; axum's extractor checks and reads every other spelling (parameters, `+json`
+        // suffixes) the same as before.
         let plain_json = request
             .headers()
             .get(CONTENT_TYPE)
@@ -57,13 +59,14 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
     }
 }
 
-/// Reads a request body of at most `limit` bytes (the limit the server's `DefaultBodyLimit`
-/// sets for axum's extractors). A small body comes as one piece, which is taken as it is:
-/// nothing is collected or copied.
+/// Reads a request body of at most `limit` bytes (`Limits::body_limit_bytes`, the same
+/// number the router's `DefaultBodyLimit` gives axum's extractors), rejecting a piece that
+/// would pass the limit before storing it. A small body comes as one piece, which is taken
+/// as it is, without the limit wrapper and the list of pieces that axum's extractor builds.
 async fn read_body(mut body: Body, limit: usize) -> Result<Bytes, ApiError> {
-    let too_large = || ApiError::PayloadTooLarge { limit };
     let mut first = Bytes::new();
     let mut joined: Option<Vec<u8>> = None;
+    let mut length = 0;
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|error| {
             ApiError::InvalidJson(format!("cannot read the request body: {error}"))
@@ -72,19 +75,19 @@ async fn read_body(mut body: Body, limit: usize) -> Result<Bytes, ApiError> {
         let Ok(data) = frame.into_data() else {
             continue;
         };
+        length += data.len();
+        if length > limit {
+            return Err(ApiError::PayloadTooLarge { limit });
+        }
         match &mut joined {
             None if first.is_empty() => first = data,
             None => {
-                let mut buffer = Vec::with_capacity(first.len() + data.len());
+                let mut buffer = Vec::with_capacity(length);
                 buffer.extend_from_slice(&first);
                 buffer.extend_from_slice(&data);
                 joined = Some(buffer);
             }
             Some(buffer) => buffer.extend_from_slice(&data),
-        }
-        let length = joined.as_ref().map_or(first.len(), Vec::len);
-        if length > limit {
-            return Err(too_large());
         }
     }
     Ok(joined.map_or(first, Bytes::from))

@@ -50,10 +50,11 @@ where
             .layer(from_fn_with_state(metrics, record_request))
             // A panicking handler becomes 500 `internal`; the server keeps serving.
             .layer(CatchPanicLayer::custom(panic_response))
-            // Innermost: the body limit that the JSON extractor enforces with 413
-            // `payload_too_large`. It applies while the body is read, so a chunked body
-            // without a length is held to it too. (tower-http's RequestBodyLimitLayer
-            // would answer 413 itself, in plain text.)
+            // Innermost: the body limit that axum's extractors enforce with 413
+            // `payload_too_large` (the JSON extractor's own reader of plain
+            // `application/json` bodies holds them to the same number). It applies while
+            // the body is read, so a chunked body without a length is held to it too.
+            // (tower-http's RequestBodyLimitLayer would answer 413 itself, in plain text.)
             .layer(DefaultBodyLimit::max(body_limit_bytes)),
     )
 }

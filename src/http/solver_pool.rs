@@ -136,7 +136,7 @@ impl SolverPool {
             // Few grids outlast their quick attempt, so the wait for a slot is boxed: the
             // future of every other solve stays small.
             Some(grid) => {
-                let second = Box::pin(self.retry_in_slot(run(grid), &first.report, timeout));
+                let second = Box::pin(self.retry_in_slot(run(grid), first.report.elapsed, timeout));
                 (second.await?.report, Some(first.report))
             }
             None => (first.report, None),
@@ -157,12 +157,14 @@ impl SolverPool {
         }
     }
 
-    /// Runs a grid that outlasted its quick attempt (`first`) again in a solver slot,
-    /// once it is admitted and a slot frees up before the deadline.
+    /// Runs a grid that outlasted its quick attempt (which took `first_elapsed`) again in a
+    /// solver slot, once it is admitted and a slot frees up before the deadline: 503
+    /// `overloaded` when the wait queue is full, and a timeout (counted in the metrics)
+    /// when no slot frees up in time.
     async fn retry_in_slot(
         &self,
         run: Run,
-        first: &SolveReport,
+        first_elapsed: Duration,
         timeout: Duration,
     ) -> Result<Attempt, ApiError> {
         let _admitted = Arc::clone(&self.admission)
@@ -176,7 +178,7 @@ impl SolverPool {
         };
         let Some(slot) = slot else {
             self.metrics
-                .observe_solve(SolveOutcome::TimedOut, first.elapsed);
+                .observe_solve(SolveOutcome::TimedOut, first_elapsed);
             return Err(timed_out(timeout));
         };
         self.in_slot(run, slot).await
@@ -206,8 +208,8 @@ async fn acquire_until(
     semaphore: &Arc<Semaphore>,
     deadline: Instant,
 ) -> Option<OwnedSemaphorePermit> {
-    // A free permit needs no timer, and the timer's future is boxed so that the futures
-    // that await this one stay small when a permit is free.
+    // A free permit needs no timer. The timer's future is boxed, so the futures that await
+    // this one stay small, and the allocation is paid only when no permit is free.
     if let Ok(permit) = Arc::clone(semaphore).try_acquire_owned() {
         return Some(permit);
     }

@@ -291,6 +291,26 @@ async fn a_body_in_pieces_over_the_limit_is_413() {
 }
 
 #[tokio::test]
+async fn a_body_in_pieces_of_exactly_the_limit_is_read_and_one_byte_more_is_413() {
+    let mut limits = limits();
+    limits.body_limit_bytes = 100;
+    let server = spawn_app(limits).await;
+    let body = json!({ "grid": ".".repeat(81) }).to_string();
+    // JSON allows whitespace before the closing brace: pad the body to the limit.
+    let at_limit = format!(
+        "{}{}}}",
+        &body[..body.len() - 1],
+        " ".repeat(100 - body.len())
+    );
+    assert_eq!(at_limit.len(), 100);
+    let (first, second) = at_limit.as_bytes().split_at(50);
+    let (status, answer) = post_chunked(&server, "/solve", &[first, second]).await;
+    assert_eq!(status, 200, "{answer}");
+    let (status, answer) = post_chunked(&server, "/solve", &[first, second, b" "]).await;
+    assert_eq!(status, 413, "{answer}");
+}
+
+#[tokio::test]
 async fn an_unknown_path_is_404() {
     let answer = get(&app(), "/solver").await;
     let problem = answer.problem(StatusCode::NOT_FOUND, "not_found");
