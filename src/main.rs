@@ -99,15 +99,15 @@ fn serve(config: ServeConfig) -> anyhow::Result<Status> {
 }
 
 fn read_stdin() -> anyhow::Result<String> {
-    // A file redirected to stdin tells its size: read it into one allocation.
-    let size = io::stdin()
+    // Read as a `File`, which sizes its buffer from a redirected file's length: one
+    // allocation instead of a growing one. Pipes and terminals read as before.
+    let mut stdin = io::stdin()
         .as_fd()
         .try_clone_to_owned()
         .map(std::fs::File::from)
-        .and_then(|file| file.metadata())
-        .map_or(0, |metadata| metadata.len());
-    let mut input = String::with_capacity(usize::try_from(size).unwrap_or(0));
-    io::stdin()
+        .context("reading standard input")?;
+    let mut input = String::new();
+    stdin
         .read_to_string(&mut input)
         .context("reading standard input (it must be UTF-8 text)")?;
     Ok(input)

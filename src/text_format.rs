@@ -20,23 +20,6 @@ pub enum Layout {
     Lines,
 }
 
-/// One puzzle line of a [`Layout::Lines`] input, trimmed.
-#[derive(Debug, Clone)]
-pub struct PuzzleLine<'a> {
-    line: &'a str,
-}
-
-impl<'a> PuzzleLine<'a> {
-    /// The grid field of the line, without what follows it. Found here rather than when
-    /// the input is split into lines, so that a batch's threads share the scan.
-    pub fn puzzle(&self) -> &'a str {
-        self.line
-            .bytes()
-            .position(is_field_separator)
-            .map_or(self.line, |end| &self.line[..end])
-    }
-}
-
 /// Whether a byte ends the grid field of a puzzle line.
 fn is_field_separator(byte: u8) -> bool {
     matches!(byte, b'\t' | b' ' | b':' | b',' | b';')
@@ -91,9 +74,14 @@ pub fn format_grid(grid: &Grid, layout: Layout) -> String {
     rows.join("\n")
 }
 
-/// The puzzle lines of a line-per-puzzle input, skipping blank and `#` comment lines.
-pub fn puzzle_lines(input: &str) -> impl Iterator<Item = PuzzleLine<'_>> {
-    content_lines(input).map(|line| PuzzleLine { line })
+/// The puzzles of a line-per-puzzle input: the grid field of each line, without what
+/// follows it, skipping blank and `#` comment lines.
+pub fn puzzle_lines(input: &str) -> impl Iterator<Item = &str> {
+    content_lines(input).map(|line| {
+        line.bytes()
+            .position(is_field_separator)
+            .map_or(line, |end| &line[..end])
+    })
 }
 
 /// Non-blank, non-comment lines, trimmed.
@@ -111,7 +99,7 @@ mod tests {
     #[test]
     fn trailing_fields_and_comments_are_skipped() {
         let input = "# header\r\n\r\n1.3:2:xyz\r\nab\tname here\r\n";
-        let puzzles: Vec<&str> = puzzle_lines(input).map(|line| line.puzzle()).collect();
+        let puzzles: Vec<&str> = puzzle_lines(input).collect();
         assert_eq!(puzzles, vec!["1.3", "ab"]);
     }
 

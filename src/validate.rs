@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::grid::Grid;
+use crate::grid::{Grid, SUPPORTED_SIZES};
 
 /// A row, column or box of the grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -78,7 +78,8 @@ pub fn validate(grid: &Grid) -> Validation {
 fn has_repeats(grid: &Grid) -> bool {
     let size = grid.size();
     let side = crate::grid::box_side(size);
-    let (mut rows, mut cols, mut boxes) = ([0u32; 25], [0u32; 25], [0u32; 25]);
+    const UNITS: usize = SUPPORTED_SIZES[SUPPORTED_SIZES.len() - 1];
+    let (mut rows, mut cols, mut boxes) = ([0u32; UNITS], [0u32; UNITS], [0u32; UNITS]);
     for (index, &value) in grid.cells().iter().enumerate() {
         if value == 0 {
             continue;

@@ -140,9 +140,7 @@ pub fn validate_input(
     err: &mut impl Write,
 ) -> io::Result<Status> {
     let puzzles: Vec<&str> = match text_format::detect(input) {
-        Layout::Lines => text_format::puzzle_lines(input)
-            .map(|line| line.puzzle())
-            .collect(),
+        Layout::Lines => text_format::puzzle_lines(input).collect(),
         Layout::DigitBlock | Layout::SpacedBlock => vec![input],
     };
     if puzzles.is_empty() {

@@ -71,10 +71,13 @@ async fn read_body(mut body: Body, limit: usize) -> Result<Bytes, ApiError> {
         let frame = frame.map_err(|error| {
             ApiError::InvalidJson(format!("cannot read the request body: {error}"))
         })?;
-        // Trailers carry no JSON.
+        // Trailers carry no JSON, and an empty piece adds nothing.
         let Ok(data) = frame.into_data() else {
             continue;
         };
+        if data.is_empty() {
+            continue;
+        }
         length += data.len();
         if length > limit {
             return Err(ApiError::PayloadTooLarge { limit });

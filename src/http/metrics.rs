@@ -57,14 +57,18 @@ impl SolveOutcome {
     }
 }
 
-/// The service's metrics and their Prometheus rendering; cheap to clone.
+/// The service's metrics and their Prometheus rendering; cheap to clone (one shared
+/// allocation: the request middleware clones it for every request).
 #[derive(Clone)]
-pub struct Metrics {
-    recorder: Arc<PrometheusRecorder>,
+pub struct Metrics(Arc<Registered>);
+
+/// The recorder, its rendering handle, and the series registered up front.
+struct Registered {
+    recorder: PrometheusRecorder,
     handle: PrometheusHandle,
     /// The solve counter and histogram of each outcome, in [`SolveOutcome::ALL`] order:
     /// registered once, so recording a solve needs no lookup by name and label.
-    solves: Arc<[SolveSeries; SolveOutcome::ALL.len()]>,
+    solves: [SolveSeries; SolveOutcome::ALL.len()],
 }
 
 /// The series one solve outcome is recorded in.
@@ -109,18 +113,18 @@ impl Metrics {
             })
         };
         let solves = metrics::with_local_recorder(&recorder, describe_and_register);
-        let metrics = Metrics {
+        let metrics = Metrics(Arc::new(Registered {
             handle: recorder.handle(),
-            recorder: Arc::new(recorder),
-            solves: Arc::new(solves),
-        };
-        metrics.handle.run_upkeep();
+            recorder,
+            solves,
+        }));
+        metrics.run_upkeep();
         metrics
     }
 
     /// Runs `record` with this set's recorder as the one the `metrics` macros use.
     fn with_recorder<T>(&self, record: impl FnOnce() -> T) -> T {
-        metrics::with_local_recorder(self.recorder.as_ref(), record)
+        metrics::with_local_recorder(&self.0.recorder, record)
     }
 
     /// Counts one answered request and how long it took.
@@ -137,7 +141,7 @@ impl Metrics {
 
     /// Counts one solver run and how long it took.
     pub fn observe_solve(&self, outcome: SolveOutcome, elapsed: Duration) {
-        let series = &self.solves[outcome as usize];
+        let series = &self.0.solves[outcome as usize];
         series.count.increment(1);
         series.duration.record(elapsed);
     }
@@ -154,12 +158,12 @@ impl Metrics {
 
     /// Everything in the Prometheus text exposition format.
     pub fn render(&self) -> String {
-        self.handle.render()
+        self.0.handle.render()
     }
 
     /// Folds recorded samples into the histograms, so memory stays flat between scrapes.
     pub fn run_upkeep(&self) {
-        self.handle.run_upkeep();
+        self.0.handle.run_upkeep();
     }
 }
 

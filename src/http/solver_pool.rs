@@ -435,16 +435,22 @@ impl QuickLane {
     ) -> Result<Attempt, ApiError> {
         let (reply, result) = oneshot::channel();
         let job = QuickJob { run, permit, reply };
-        let queued = self.lock().push(job, self.max_drainers, Instant::now());
-        if queued == Queued::NewWatchdog {
-            tokio::spawn(Arc::clone(self).watch());
-        }
-        if queued == Queued::NewDrainer {
-            // Started on drop, so a request dropped while it yields still starts it.
-            let _start = StartDrainer(Arc::clone(self));
-            // Lets the other requests this worker has ready queue their attempts first,
-            // so the drainer finds more than one.
-            tokio::task::yield_now().await;
+        // Bound first: a guard in the `match` itself would be held across the yield. The
+        // clock is read before the lock is taken, so it is not read while holding it.
+        let now = Instant::now();
+        let queued = self.lock().push(job, self.max_drainers, now);
+        match queued {
+            Queued::NewDrainer => {
+                // Started on drop, so a request dropped while it yields still starts it.
+                let _start = StartDrainer(Arc::clone(self));
+                // Lets the other requests this worker has ready queue their attempts
+                // first, so the drainer finds more than one.
+                tokio::task::yield_now().await;
+            }
+            Queued::NewWatchdog => {
+                tokio::spawn(Arc::clone(self).watch());
+            }
+            Queued::Wait => {}
         }
         result
             .await
@@ -457,9 +463,9 @@ impl QuickLane {
     /// themselves. One timer serves the whole lane, not one per request.
     async fn watch(self: Arc<Self>) {
         loop {
+            let now = Instant::now();
             let (look, next_look) = {
                 let mut queue = self.lock();
-                let now = Instant::now();
                 (queue.look(self.max_drainers, now), queue.next_look(now))
             };
             match look {
@@ -481,7 +487,8 @@ impl QuickLane {
     /// (its request answers 500) and the drainer goes on with the next.
     fn drain(&self) {
         loop {
-            let Some(QuickJob { run, permit, reply }) = self.lock().take(Instant::now()) else {
+            let now = Instant::now();
+            let Some(QuickJob { run, permit, reply }) = self.lock().take(now) else {
                 return;
             };
             let attempt =

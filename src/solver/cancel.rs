@@ -54,16 +54,16 @@ impl Cancellation {
 
     /// Whether the solve should stop now (leaving the time limit aside).
     pub fn is_cancelled(&self) -> bool {
-        self.flag_raised()
-            || self
-                .deadline
-                .is_some_and(|deadline| Instant::now() >= deadline)
+        self.stopped_at(self.deadline, Instant::now())
     }
 
-    fn flag_raised(&self) -> bool {
-        self.flag
+    /// Whether the flag is raised, or `deadline` has passed at `now`.
+    fn stopped_at(&self, deadline: Option<Instant>, now: Instant) -> bool {
+        let flag_raised = self
+            .flag
             .as_ref()
-            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+            .is_some_and(|flag| flag.load(Ordering::Relaxed));
+        flag_raised || deadline.is_some_and(|end| now >= end)
     }
 
     /// The deadline of a solve that started at `started`: the earlier of the deadline
@@ -94,21 +94,15 @@ impl<'a> StopCheck<'a> {
     /// Checks at once, for a solve that started at `started`, and then every `period`
     /// calls.
     pub(crate) fn new(cancellation: &'a Cancellation, period: u32, started: Instant) -> Self {
-        let mut check = StopCheck {
+        let deadline = cancellation.deadline_from(started);
+        StopCheck {
             cancellation,
-            deadline: cancellation.deadline_from(started),
+            deadline,
             period,
             countdown: period,
-            stopped: false,
+            stopped: cancellation.stopped_at(deadline, started),
             last_yield: cancellation.yielding.then_some(started),
-        };
-        check.stopped = check.cancelled_at(started);
-        check
-    }
-
-    /// Whether the flag is raised or the deadline has passed at `now`.
-    fn cancelled_at(&self, now: Instant) -> bool {
-        self.cancellation.flag_raised() || self.deadline.is_some_and(|end| now >= end)
+        }
     }
 
     /// Whether the search must stop; once true, stays true.
@@ -124,7 +118,8 @@ impl<'a> StopCheck<'a> {
         }
         if self.countdown == 0 {
             self.countdown = self.period;
-            self.stopped = self.stopped || self.cancelled_at(Instant::now());
+            self.stopped =
+                self.stopped || self.cancellation.stopped_at(self.deadline, Instant::now());
         }
         self.countdown -= 1;
         self.stopped

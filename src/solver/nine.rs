@@ -406,8 +406,12 @@ impl Board {
             while singles != 0 {
                 let bit = singles & singles.wrapping_neg();
                 singles ^= bit;
-                let digit = self.candidates[band].iter().position(|&c| c & bit != 0)?;
-                self.place(band, digit, bit);
+                // Empty when a single placed before it in this loop took its last digit.
+                let digits = self.digits_of(band, bit);
+                if digits == 0 {
+                    return None;
+                }
+                self.place(band, digits.trailing_zeros() as usize, bit);
                 placed_any = true;
             }
         }
