@@ -48,6 +48,10 @@ pub struct ServeConfig {
     /// Solves that run at once [default: available cores].
     #[arg(long, env = "SOLVER_CONCURRENCY")]
     pub solver_concurrency: Option<NonZeroUsize>,
+    /// Threads that serve connections, each with a runtime of its own [default: available
+    /// cores]. Solves run on threads of their own, outside this count.
+    #[arg(long, env = "CONNECTION_THREADS")]
+    pub connection_threads: Option<NonZeroUsize>,
     /// Solve requests that may wait for a free solver; beyond them, 503 `overloaded`.
     #[arg(long, env = "QUEUE_LENGTH", default_value_t = 64,
           value_parser = clap::value_parser!(u32).range(0..=MAX_QUEUE_LENGTH))]
@@ -84,6 +88,11 @@ impl ServeConfig {
             queue_length: self.queue_length as usize,
             body_limit_bytes: self.body_limit_bytes,
         }
+    }
+
+    /// How many threads serve connections.
+    pub fn connection_threads(&self) -> NonZeroUsize {
+        self.connection_threads.unwrap_or_else(available_cores)
     }
 
     /// How long in-flight requests may take to finish once shutdown starts.

@@ -15,7 +15,8 @@
 //!
 //! - [`http`]: the HTTP/JSON API as an axum `Router`: routes, errors as RFC 9457 problems,
 //!   the bounded solver pool, metrics, and the middleware around it all.
-//! - [`server`]: serving that router on a listener, and draining it on SIGTERM or SIGINT.
+//! - [`server`]: serving that router on a listener, a thread per core, and draining it on
+//!   SIGTERM or SIGINT.
 //! - [`config`]: the `serve` flags and the environment variables they read.
 //! - [`telemetry`]: logging, as text or JSON.
 //! - [`healthcheck`]: the `healthcheck` subcommand, the container's probe.

@@ -92,8 +92,12 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
 /// Runs the service until SIGTERM or SIGINT; a drained shutdown is a success.
 fn serve(config: ServeConfig) -> anyhow::Result<Status> {
     telemetry::init(config.log_format, &config.log_filter)?;
-    // The runtime exists only for `serve`; the command line needs none.
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    // The runtime exists only for `serve`; the command line needs none. It only accepts
+    // connections and waits for signals: the connection threads have runtimes of their own.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
     runtime.block_on(server::serve(config))?;
     Ok(Status::Success)
 }

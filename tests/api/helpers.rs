@@ -262,6 +262,8 @@ pub fn serve_config(limits: Limits) -> ServeConfig {
         },
         solve_timeout_ms: limits.solve_timeout.as_millis() as u64,
         solver_concurrency: Some(limits.solver_concurrency),
+        // More than one, so that tests cross threads wherever the server does.
+        connection_threads: NonZeroUsize::new(2),
         queue_length: u32::try_from(limits.queue_length).expect("test queues are short"),
         body_limit_bytes: limits.body_limit_bytes,
         shutdown_grace_secs: 5,
@@ -281,7 +283,8 @@ pub async fn spawn_app(limits: Limits) -> TestApp {
             // A dropped sender stops the server as well as a sent message.
             let _ = stop.await;
         })
-        .await;
+        .await
+        .expect("the server starts");
     });
     TestApp {
         addr,

@@ -8,15 +8,23 @@
 //!
 //! Connections are served with hyper directly rather than with `axum::serve`, because
 //! only there can a connection be given a timer, and with it a header read timeout that
-//! stops a client from holding a connection open by sending its headers slowly.
+//! stops a client from holding a connection open by sending its headers slowly. The
+//! listener hands each connection to one of the [`ConnectionThreads`], which serves it
+//! to the end.
+
+mod connection_threads;
+mod lingering_close;
 
 use std::future::Future;
 use std::io;
 use std::time::Duration;
 
+pub use connection_threads::ConnectionThreads;
+use lingering_close::LingeringClose;
+
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::server::graceful::{GracefulShutdown, Watcher};
 use hyper_util::service::TowerToHyperService;
 use thiserror::Error;
 use tokio::net::TcpListener;
@@ -41,6 +49,9 @@ pub enum ServerError {
     /// The signal handlers could not be installed.
     #[error("cannot listen for shutdown signals: {0}")]
     Signals(#[source] io::Error),
+    /// The connection threads could not be started.
+    #[error("cannot start the connection threads: {0}")]
+    Threads(#[source] io::Error),
     /// The listen address could not be bound.
     #[error("cannot listen on {addr}: {source}")]
     Bind {
@@ -59,15 +70,39 @@ pub async fn serve(config: ServeConfig) -> Result<(), ServerError> {
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|source| ServerError::Bind { addr, source })?;
-    run(listener, &config, shutdown).await;
-    Ok(())
+    run(listener, &config, shutdown).await
 }
 
 /// Serves the API on `listener` until `shutdown` completes, then drains.
-pub async fn run(listener: TcpListener, config: &ServeConfig, shutdown: impl Future<Output = ()>) {
+pub async fn run(
+    listener: TcpListener,
+    config: &ServeConfig,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), ServerError> {
     let limits = config.limits();
     let state = AppState::new(limits);
     let app = http::app(state.clone());
+
+    let mut connections = http1::Builder::new();
+    connections
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_READ_TIMEOUT);
+    let graceful = GracefulShutdown::new();
+    let serve = move |stream, peer, watcher: Watcher| {
+        let connection = connections.serve_connection(
+            TokioIo::new(LingeringClose::new(stream)),
+            TowerToHyperService::new(app.clone()),
+        );
+        let connection = watcher.watch(connection);
+        async move {
+            if let Err(error) = connection.await {
+                tracing::debug!(%error, %peer, "connection ended with an error");
+            }
+        }
+    };
+    let threads = ConnectionThreads::start(config.connection_threads(), serve)
+        .map_err(ServerError::Threads)?;
+
     match listener.local_addr() {
         Ok(addr) => tracing::info!(%addr, ?limits, "listening"),
         Err(error) => tracing::warn!(%error, "listening on an unknown address"),
@@ -84,11 +119,6 @@ pub async fn run(listener: TcpListener, config: &ServeConfig, shutdown: impl Fut
         }
     });
 
-    let mut connections = http1::Builder::new();
-    connections
-        .timer(TokioTimer::new())
-        .header_read_timeout(HEADER_READ_TIMEOUT);
-    let graceful = GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
@@ -106,14 +136,7 @@ pub async fn run(listener: TcpListener, config: &ServeConfig, shutdown: impl Fut
         if let Err(error) = stream.set_nodelay(true) {
             tracing::debug!(%error, %peer, "cannot set TCP_NODELAY");
         }
-        let connection = connections
-            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
-        let connection = graceful.watch(connection);
-        tokio::spawn(async move {
-            if let Err(error) = connection.await {
-                tracing::debug!(%error, %peer, "connection ended with an error");
-            }
-        });
+        threads.hand_over(stream, peer, graceful.watcher());
     }
 
     state.readiness().start_draining();
@@ -129,7 +152,9 @@ pub async fn run(listener: TcpListener, config: &ServeConfig, shutdown: impl Fut
             tracing::warn!(?grace, "grace period over; dropping the requests still open");
         }
     }
+    threads.stop().await;
     upkeep.abort();
+    Ok(())
 }
 
 /// Completes on the first SIGTERM (what container runtimes send) or SIGINT (Ctrl-C).

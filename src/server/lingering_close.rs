@@ -1,0 +1,125 @@
+//! A connection that reads what its client still sends before it closes ("lingering
+//! close", as nginx and Apache do it).
+//!
+//! A server may answer before it has read the whole request, as a 413 for an oversized
+//! body does. Closing a socket that still has unread data makes the kernel send a reset,
+//! and a reset can destroy the answer before the client has read it: the client sees
+//! "connection reset" instead of the 413. So at the end of a connection this stream
+//! first sends its FIN, then reads and discards until the client closes too, sends
+//! nothing for [`LINGER_IDLE`], or [`LINGER_LIMIT`] has passed.
+
+use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio::time::{Instant, Sleep};
+
+/// The longest a connection lingers after its last answer for the client to close: long
+/// enough for a client to finish sending an oversized body on a slow link.
+const LINGER_LIMIT: Duration = Duration::from_secs(5);
+
+/// How long a lingering connection waits for the client to send more: a client that
+/// sends nothing has no data for a reset to destroy, and an idle keep-alive connection
+/// closed by a shutdown should not hold it up for long.
+const LINGER_IDLE: Duration = Duration::from_secs(1);
+
+/// A TCP stream whose shutdown lingers (see the module docs).
+pub struct LingeringClose {
+    stream: TcpStream,
+    /// Set when the lingering starts.
+    linger: Option<Linger>,
+}
+
+/// When a lingering connection closes: at the limit, or after a read-idle period.
+struct Linger {
+    limit: Instant,
+    timer: Pin<Box<Sleep>>,
+}
+
+impl Linger {
+    fn start() -> Self {
+        let now = Instant::now();
+        Linger {
+            limit: now + LINGER_LIMIT,
+            timer: Box::pin(tokio::time::sleep_until(now + LINGER_IDLE)),
+        }
+    }
+
+    /// The client sent something: it gets another idle period, within the limit.
+    fn extend(&mut self) {
+        let until = (Instant::now() + LINGER_IDLE).min(self.limit);
+        self.timer.as_mut().reset(until);
+    }
+}
+
+impl LingeringClose {
+    /// Wraps `stream`.
+    pub fn new(stream: TcpStream) -> Self {
+        LingeringClose {
+            stream,
+            linger: None,
+        }
+    }
+
+    /// Reads and discards until the client closes, the stream fails, or the linger ends.
+    fn poll_linger(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        let linger = self.linger.get_or_insert_with(Linger::start);
+        let mut scratch = [0u8; 4096];
+        loop {
+            let mut discard = ReadBuf::new(&mut scratch);
+            match Pin::new(&mut self.stream).poll_read(cx, &mut discard) {
+                Poll::Ready(Ok(())) if discard.filled().is_empty() => return Poll::Ready(()),
+                Poll::Ready(Ok(())) => linger.extend(),
+                Poll::Ready(Err(_)) => return Poll::Ready(()),
+                Poll::Pending => return linger.timer.as_mut().poll(cx),
+            }
+        }
+    }
+}
+
+impl AsyncRead for LingeringClose {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for LingeringClose {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    /// Sends the FIN, then lingers; lingering never fails the shutdown.
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        if self.linger.is_none() {
+            ready!(Pin::new(&mut self.stream).poll_shutdown(cx))?;
+        }
+        self.poll_linger(cx).map(Ok)
+    }
+}
