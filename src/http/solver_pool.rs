@@ -50,9 +50,10 @@ use crate::solver::{self, Cancellation, Outcome, SolveOptions, SolveReport};
 /// How long a solve may run before it needs a solver slot. Of the 48,766 hardest 9×9
 /// puzzles of the forum list, 99.9% solve within 0.15 ms (0.21 ms proving uniqueness, 0.48
 /// and 0.76 ms in lexicographic order), so this sends few grids but truly hard (or huge)
-/// ones to the slots. It is also the longest that an easy grid can wait behind a hard one
-/// in the quick lane, which is what an easy request's p99 is made of while hard grids
-/// keep arriving.
+/// ones to the slots (more of them in lexicographic order, which then wait for a slot).
+/// It is also how long an easy grid waits behind each hard one queued ahead of it in the
+/// quick lane, which is what an easy request's p99 is made of while hard grids keep
+/// arriving.
 const QUICK_ATTEMPT: Duration = Duration::from_micros(500);
 
 /// Quick attempts that may run at once, per solver slot: enough that hard grids' attempts
@@ -61,8 +62,8 @@ const QUICK_ATTEMPTS_PER_SOLVER: usize = 4;
 
 /// How long the quick lane's queue may go without a drainer taking from it before another
 /// drainer starts (from a request that arrives then, or from the lane's watchdog): far
-/// more than an easy grid takes, and two hard grids' [`QUICK_ATTEMPT`], so it starts
-/// drainers for a queue held up by several hard grids in a row, not by one.
+/// more than an easy grid takes, and more than a hard grid's [`QUICK_ATTEMPT`], so it
+/// starts drainers when the running ones are off the CPU, not for every hard grid.
 const DRAINER_STALLED: Duration = Duration::from_millis(1);
 
 /// A solve that finished within its time limit and found a solution.

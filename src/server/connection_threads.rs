@@ -53,14 +53,20 @@ impl ConnectionThreads {
         Ok(ConnectionThreads { threads })
     }
 
-    /// Hands `stream` to the thread that serves the fewest connections; `watcher` goes
-    /// with it to `serve`.
+    /// Hands `stream` to the running thread that serves the fewest connections; `watcher`
+    /// goes with it to `serve`.
     pub fn hand_over(&self, stream: TcpStream, peer: SocketAddr, watcher: Watcher) {
-        let thread = self
+        // A thread whose channel is closed has ended (it panicked): it serves nothing, so it
+        // would otherwise get every new connection.
+        let Some(thread) = self
             .threads
             .iter()
+            .filter(|thread| !thread.handovers.is_closed())
             .min_by_key(|thread| thread.open.load(Ordering::Relaxed))
-            .expect("there is at least one connection thread");
+        else {
+            tracing::error!(%peer, "no connection thread is running; connection dropped");
+            return;
+        };
         // A stream moves between runtimes as a std stream: it leaves this runtime's
         // reactor here and joins the thread's there.
         let stream = match stream.into_std() {
@@ -79,7 +85,9 @@ impl ConnectionThreads {
     }
 
     /// Stops the threads: each stops taking connections, drops the ones it still serves,
-    /// and ends; this returns once all have ended.
+    /// and ends; this returns once all have ended. A thread's runtime ends only when its
+    /// blocking tasks have (solves in a slot, quick-lane drainers), which takes
+    /// milliseconds: dropping a request cancels its solve.
     pub async fn stop(self) {
         let threads: Vec<_> = self
             .threads
@@ -89,12 +97,19 @@ impl ConnectionThreads {
                 thread.thread
             })
             .collect();
-        let joined = tokio::task::spawn_blocking(move || {
-            threads.into_iter().all(|thread| thread.join().is_ok())
+        let panicked = tokio::task::spawn_blocking(move || {
+            // Every thread is joined, also after one that panicked.
+            threads
+                .into_iter()
+                .map(JoinHandle::join)
+                .filter(Result::is_err)
+                .count()
         })
         .await;
-        if !matches!(joined, Ok(true)) {
-            tracing::error!("a connection thread panicked");
+        match panicked {
+            Ok(0) => {}
+            Ok(count) => tracing::error!(count, "connection threads panicked"),
+            Err(error) => tracing::error!(%error, "cannot join the connection threads"),
         }
     }
 }
@@ -152,7 +167,7 @@ impl Drop for OpenConnection {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
+    use std::sync::atomic::AtomicBool;
     use std::time::Duration;
 
     use hyper_util::server::graceful::GracefulShutdown;
@@ -161,44 +176,129 @@ mod tests {
 
     use super::*;
 
-    #[tokio::test]
-    async fn connections_spread_over_the_threads_and_stop_drops_them() {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (served_by, mut names) = mpsc::unbounded_channel();
+    /// What the test server reports: which thread took a connection, and which closed.
+    #[derive(Debug, PartialEq)]
+    enum Event {
+        Served(Option<String>),
+        Closed(Option<String>),
+    }
+
+    fn thread_name() -> Option<String> {
+        std::thread::current().name().map(str::to_owned)
+    }
+
+    /// Connection threads whose connections report to `events` and stay open until the
+    /// client closes them; the first connection panics the thread it lands on if
+    /// `panic_first` is set.
+    fn start_threads(events: mpsc::UnboundedSender<Event>, panic_first: bool) -> ConnectionThreads {
+        let panicked = Arc::new(AtomicBool::new(!panic_first));
         let serve = move |mut stream: TcpStream, _peer, watcher: Watcher| {
-            let served_by = served_by.clone();
+            assert!(
+                panicked.swap(true, Ordering::Relaxed),
+                "a connection thread ends"
+            );
+            let events = events.clone();
             async move {
                 let _watched = watcher;
-                served_by
-                    .send(std::thread::current().name().map(str::to_owned))
-                    .unwrap();
-                // Open until the client closes it or the thread drops it.
+                events.send(Event::Served(thread_name())).unwrap();
                 let _ = stream.read(&mut [0u8; 1]).await;
+                events.send(Event::Closed(thread_name())).unwrap();
             }
         };
-        let threads = ConnectionThreads::start(NonZeroUsize::new(2).unwrap(), serve).unwrap();
-        let graceful = GracefulShutdown::new();
+        ConnectionThreads::start(NonZeroUsize::new(2).unwrap(), serve).unwrap()
+    }
+
+    /// A listener, two connection threads (see [`start_threads`]), their events, and a
+    /// graceful shutdown to watch the connections.
+    async fn set_up(
+        panic_first: bool,
+    ) -> (
+        TcpListener,
+        mpsc::UnboundedReceiver<Event>,
+        ConnectionThreads,
+        GracefulShutdown,
+    ) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let (sender, events) = mpsc::unbounded_channel();
+        let threads = start_threads(sender, panic_first);
+        (listener, events, threads, GracefulShutdown::new())
+    }
+
+    /// Connects a client to `listener` and hands the server's end to `threads`.
+    async fn connect(
+        listener: &TcpListener,
+        threads: &ConnectionThreads,
+        graceful: &GracefulShutdown,
+    ) -> TcpStream {
+        let client = TcpStream::connect(listener.local_addr().unwrap())
+            .await
+            .unwrap();
+        let (stream, peer) = listener.accept().await.unwrap();
+        threads.hand_over(stream, peer, graceful.watcher());
+        client
+    }
+
+    /// The next event; a bound against a hang, not a timing claim.
+    async fn next(events: &mut mpsc::UnboundedReceiver<Event>) -> Event {
+        tokio::time::timeout(Duration::from_secs(10), events.recv())
+            .await
+            .expect("an event within 10 s")
+            .expect("the threads hold a sender")
+    }
+
+    #[tokio::test]
+    async fn a_connection_goes_to_the_thread_serving_the_fewest_and_stop_drops_them() {
+        let (listener, mut events, threads, graceful) = set_up(false).await;
+
+        let first = connect(&listener, &threads, &graceful).await;
+        let Event::Served(first_thread) = next(&mut events).await else {
+            panic!("served first")
+        };
+        let second = connect(&listener, &threads, &graceful).await;
+        let Event::Served(second_thread) = next(&mut events).await else {
+            panic!("served second")
+        };
+        assert_ne!(first_thread, second_thread, "one connection each");
+
+        // The second thread now serves none, the first one: the next goes to the second
+        // (where taking turns would send it to the first).
+        drop(second);
+        assert_eq!(
+            next(&mut events).await,
+            Event::Closed(second_thread.clone())
+        );
+        let third = connect(&listener, &threads, &graceful).await;
+        assert_eq!(next(&mut events).await, Event::Served(second_thread));
+
+        tokio::time::timeout(Duration::from_secs(10), threads.stop())
+            .await
+            .expect("the threads stop");
+        for mut client in [first, third] {
+            let read = client.read(&mut [0u8; 1]).await;
+            assert!(matches!(read, Ok(0) | Err(_)), "closed, not {read:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_thread_that_has_ended_gets_no_connections() {
+        let (listener, mut events, threads, graceful) = set_up(true).await;
+
+        let _lost = connect(&listener, &threads, &graceful).await;
+        tokio::time::timeout(Duration::from_secs(10), async {
+            while !threads.threads.iter().any(|t| t.handovers.is_closed()) {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+        })
+        .await
+        .expect("the first thread ends");
 
         let mut clients = Vec::new();
-        let mut served = HashMap::<_, usize>::new();
-        for _ in 0..4 {
-            let client = TcpStream::connect(addr).await.unwrap();
-            let (stream, peer) = listener.accept().await.unwrap();
-            threads.hand_over(stream, peer, graceful.watcher());
-            *served.entry(names.recv().await.unwrap()).or_default() += 1;
-            clients.push(client);
-        }
-        assert_eq!(served.len(), 2, "both threads serve: {served:?}");
-        assert!(served.values().all(|&count| count == 2), "{served:?}");
-
-        threads.stop().await;
-        for mut client in clients {
-            // A bound against a hang, not a timing claim.
-            let read = tokio::time::timeout(Duration::from_secs(10), client.read(&mut [0u8; 1]))
-                .await
-                .expect("a stopped thread closes its connections");
-            assert!(matches!(read, Ok(0) | Err(_)), "closed, not {read:?}");
+        for _ in 0..2 {
+            clients.push(connect(&listener, &threads, &graceful).await);
+            assert!(
+                matches!(next(&mut events).await, Event::Served(Some(_))),
+                "served by the thread that runs"
+            );
         }
     }
 }

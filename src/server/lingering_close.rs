@@ -4,8 +4,8 @@
 //! A server may answer before it has read the whole request, as a 413 for an oversized
 //! body does. Closing a socket that still has unread data makes the kernel send a reset,
 //! and a reset can destroy the answer before the client has read it: the client sees
-//! "connection reset" instead of the 413. So at the end of a connection this stream
-//! first sends its FIN, then reads and discards until the client closes too, sends
+//! "connection reset" instead of the 413. So when hyper shuts a connection down after
+//! its last answer, this stream first sends its FIN, then reads and discards until the client closes too, sends
 //! nothing for [`LINGER_IDLE`], or [`LINGER_LIMIT`] has passed.
 
 use std::io;
@@ -67,6 +67,11 @@ impl LingeringClose {
     /// Reads and discards until the client closes, the stream fails, or the linger ends.
     fn poll_linger(&mut self, cx: &mut Context<'_>) -> Poll<()> {
         let linger = self.linger.get_or_insert_with(Linger::start);
+        // Checked here as well as by the timer: a client that keeps sending uses up the
+        // task's budget in reads, and then the timer is never polled to completion.
+        if Instant::now() >= linger.limit {
+            return Poll::Ready(());
+        }
         let mut scratch = [0u8; 4096];
         loop {
             let mut discard = ReadBuf::new(&mut scratch);
