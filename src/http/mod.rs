@@ -1,10 +1,10 @@
 //! The HTTP/JSON API: its routes, the state they share, and the middleware around them.
 //!
-//! A request flows one way: the [`json`] extractor reads its body into a [`dto`] type, the
-//! handler ([`solve`], [`validate`]) parses the grid and hands it to the [`solver_pool`],
-//! and the answer goes back as JSON, or as a [`problem`] (RFC 9457) when anything fails.
-//! [`ops`] has the liveness, readiness, metrics and API description endpoints,
-//! [`metrics`] the Prometheus registry, and [`middleware`] the layers around it all.
+//! A request flows one way: the `json` extractor reads its body into a `dto` type, the
+//! handler (`solve`, `validate`) parses the grid and hands it to the `solver_pool`,
+//! and the answer goes back as JSON, or as a `problem` (RFC 9457) when anything fails.
+//! `ops` has the liveness, readiness, metrics and API description endpoints,
+//! `metrics` the Prometheus registry, and `middleware` the layers around it all.
 
 mod dto;
 mod json;

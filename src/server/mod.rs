@@ -9,8 +9,8 @@
 //! Connections are served with hyper directly rather than with `axum::serve`, because
 //! only there can a connection be given a timer, and with it a header read timeout that
 //! stops a client from holding a connection open by sending its headers slowly. The
-//! listener hands each connection to one of the [`ConnectionThreads`], which serves it
-//! to the end.
+//! listener hands each connection to one of the connection threads, a runtime each,
+//! which serves it to the end (see `connection_threads`).
 
 mod connection_threads;
 mod lingering_close;
@@ -18,9 +18,6 @@ mod lingering_close;
 use std::future::Future;
 use std::io;
 use std::time::Duration;
-
-pub use connection_threads::ConnectionThreads;
-use lingering_close::LingeringClose;
 
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -30,6 +27,8 @@ use thiserror::Error;
 use tokio::net::TcpListener;
 use tokio::signal::unix::{SignalKind, signal};
 
+use self::connection_threads::ConnectionThreads;
+use self::lingering_close::LingeringClose;
 use crate::config::ServeConfig;
 use crate::http::{self, AppState};
 

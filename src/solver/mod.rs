@@ -1,7 +1,7 @@
 //! Solving: options, cancellation, outcomes, and the choice of search engine.
 //!
-//! Two engines share one contract. [`nine`] is a bitboard solver tuned for the common 9×9
-//! grid; [`any_size`] works on every supported size with one candidate mask per cell. Both
+//! Two engines share one contract. `nine` is a bitboard solver tuned for the common 9×9
+//! grid; `any_size` works on every supported size with one candidate mask per cell. Both
 //! propagate naked and hidden singles to a fixed point before each guess, branch on a cell
 //! with the fewest candidates (or on the first open cell in row-major order for
 //! [`Order::Lexicographic`]), never allocate inside the search, and poll a
