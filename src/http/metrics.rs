@@ -4,7 +4,8 @@
 //! Each [`Metrics`] owns its own recorder instead of installing a process-wide one, so
 //! every server (and every test) counts only its own traffic.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
 use axum::http::StatusCode;
@@ -68,13 +69,37 @@ struct Registered {
     handle: PrometheusHandle,
     /// The solve counter and histogram of each outcome, in [`SolveOutcome::ALL`] order:
     /// registered once, so recording a solve needs no lookup by name and label.
-    solves: [SolveSeries; SolveOutcome::ALL.len()],
+    solves: [Series; SolveOutcome::ALL.len()],
+    /// The request series of each status and route met so far, registered on first use.
+    /// There are few of both, and finding a series here costs a small fraction of a
+    /// lookup by name and labels (which also allocates the label values).
+    requests: RwLock<HashMap<u16, HashMap<String, Series>>>,
 }
 
-/// The series one solve outcome is recorded in.
-struct SolveSeries {
+/// A counter and a duration histogram with the same labels.
+struct Series {
     count: Counter,
     duration: Histogram,
+}
+
+impl Series {
+    /// Registers the series `count` and `duration` with `labels` in the current recorder.
+    fn register(
+        count: &'static str,
+        duration: &'static str,
+        labels: &[(&'static str, String)],
+    ) -> Self {
+        Series {
+            count: metrics::counter!(count, labels),
+            duration: metrics::histogram!(duration, labels),
+        }
+    }
+
+    /// Counts one event that took `elapsed`.
+    fn record(&self, elapsed: Duration) {
+        self.count.increment(1);
+        self.duration.record(elapsed);
+    }
 }
 
 impl Metrics {
@@ -105,11 +130,8 @@ impl Metrics {
             metrics::gauge!(SLOTS_IN_USE).set(0.0);
             metrics::gauge!(QUEUE_DEPTH).set(0.0);
             SolveOutcome::ALL.map(|outcome| {
-                let labels = [("outcome", outcome.label())];
-                SolveSeries {
-                    count: metrics::counter!(SOLVES, &labels),
-                    duration: metrics::histogram!(SOLVE_DURATION, &labels),
-                }
+                let labels = [("outcome", outcome.label().to_owned())];
+                Series::register(SOLVES, SOLVE_DURATION, &labels)
             })
         };
         let solves = metrics::with_local_recorder(&recorder, describe_and_register);
@@ -117,6 +139,7 @@ impl Metrics {
             handle: recorder.handle(),
             recorder,
             solves,
+            requests: RwLock::default(),
         }));
         metrics.run_upkeep();
         metrics
@@ -129,21 +152,37 @@ impl Metrics {
 
     /// Counts one answered request and how long it took.
     pub fn observe_request(&self, route: &str, status: StatusCode, elapsed: Duration) {
-        let labels = [
-            ("route", route.to_owned()),
-            ("status", status.as_u16().to_string()),
-        ];
-        self.with_recorder(|| {
-            metrics::counter!(REQUESTS, &labels).increment(1);
-            metrics::histogram!(REQUEST_DURATION, &labels).record(elapsed);
-        });
+        let status = status.as_u16();
+        {
+            let requests = self
+                .0
+                .requests
+                .read()
+                .unwrap_or_else(PoisonError::into_inner);
+            if let Some(series) = requests.get(&status).and_then(|routes| routes.get(route)) {
+                series.record(elapsed);
+                return;
+            }
+        }
+        let mut requests = self
+            .0
+            .requests
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let series = requests
+            .entry(status)
+            .or_default()
+            .entry(route.to_owned())
+            .or_insert_with(|| {
+                let labels = [("route", route.to_owned()), ("status", status.to_string())];
+                self.with_recorder(|| Series::register(REQUESTS, REQUEST_DURATION, &labels))
+            });
+        series.record(elapsed);
     }
 
     /// Counts one solver run and how long it took.
     pub fn observe_solve(&self, outcome: SolveOutcome, elapsed: Duration) {
-        let series = &self.0.solves[outcome as usize];
-        series.count.increment(1);
-        series.duration.record(elapsed);
+        self.0.solves[outcome as usize].record(elapsed);
     }
 
     /// The gauge of solves running now.
