@@ -29,5 +29,7 @@ pub mod http;
 pub mod server;
 pub mod solver;
 pub mod telemetry;
+#[cfg(test)]
+mod test_support;
 pub mod text_format;
 pub mod validate;

@@ -63,7 +63,7 @@ impl SolveOutcome {
 #[derive(Clone)]
 pub struct Metrics(Arc<Registered>);
 
-/// The recorder, its rendering handle, and the series registered up front.
+/// The recorder, its rendering handle, and the series it records into.
 struct Registered {
     recorder: PrometheusRecorder,
     handle: PrometheusHandle,
@@ -74,6 +74,9 @@ struct Registered {
     /// There are few of both, and finding a series here costs a small fraction of a
     /// lookup by name and labels (which also allocates the label values).
     requests: RwLock<HashMap<u16, HashMap<String, Series>>>,
+    /// The occupancy gauges, registered once like the solve series.
+    slots_in_use: Gauge,
+    queue_depth: Gauge,
 }
 
 /// A counter and a duration histogram with the same labels.
@@ -127,19 +130,25 @@ impl Metrics {
             metrics::describe_gauge!(QUEUE_DEPTH, "Solve requests waiting for a solver");
             // Gauges are set up front so a scrape shows them before the first solve.
             metrics::gauge!(SLOTS).set(solver_slots as f64);
-            metrics::gauge!(SLOTS_IN_USE).set(0.0);
-            metrics::gauge!(QUEUE_DEPTH).set(0.0);
-            SolveOutcome::ALL.map(|outcome| {
+            let slots_in_use = metrics::gauge!(SLOTS_IN_USE);
+            slots_in_use.set(0.0);
+            let queue_depth = metrics::gauge!(QUEUE_DEPTH);
+            queue_depth.set(0.0);
+            let solves = SolveOutcome::ALL.map(|outcome| {
                 let labels = [("outcome", outcome.label().to_owned())];
                 Series::register(SOLVES, SOLVE_DURATION, &labels)
-            })
+            });
+            (solves, slots_in_use, queue_depth)
         };
-        let solves = metrics::with_local_recorder(&recorder, describe_and_register);
+        let (solves, slots_in_use, queue_depth) =
+            metrics::with_local_recorder(&recorder, describe_and_register);
         let metrics = Metrics(Arc::new(Registered {
             handle: recorder.handle(),
             recorder,
             solves,
             requests: RwLock::default(),
+            slots_in_use,
+            queue_depth,
         }));
         metrics.run_upkeep();
         metrics
@@ -187,12 +196,12 @@ impl Metrics {
 
     /// The gauge of solves running now.
     pub fn slots_in_use(&self) -> Gauge {
-        self.with_recorder(|| metrics::gauge!(SLOTS_IN_USE))
+        self.0.slots_in_use.clone()
     }
 
     /// The gauge of solve requests waiting for a solver.
     pub fn queue_depth(&self) -> Gauge {
-        self.with_recorder(|| metrics::gauge!(QUEUE_DEPTH))
+        self.0.queue_depth.clone()
     }
 
     /// Everything in the Prometheus text exposition format.

@@ -239,10 +239,11 @@ fn solver_failed(error: &dyn std::fmt::Display) -> ApiError {
     }
 }
 
-/// Where a run of the solver goes: a quick attempt, or a solver slot.
+/// Where a run of the solver goes: a quick attempt, taken from the queue at `taken`, or a
+/// solver slot.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Lane {
-    Quick,
+    Quick { taken: Instant },
     Slot,
 }
 
@@ -264,13 +265,13 @@ struct Run {
 
 impl Run {
     /// Solves on the calling (blocking) thread until the deadline; a quick attempt also
-    /// stops after [`QUICK_ATTEMPT`] from now, so waiting for a thread does not eat
-    /// into it.
+    /// stops [`QUICK_ATTEMPT`] after a drainer took it, so waiting for a thread does not
+    /// eat into it.
     fn execute(self, metrics: &Metrics, lane: Lane) -> Attempt {
         let cancel = Cancellation::none().with_flag(Arc::clone(&self.abandoned));
         let (cutoff, cancel) = match lane {
-            Lane::Quick => {
-                let cutoff = self.deadline.min(Instant::now() + QUICK_ATTEMPT);
+            Lane::Quick { taken } => {
+                let cutoff = self.deadline.min(taken + QUICK_ATTEMPT);
                 (cutoff, cancel.with_deadline(cutoff))
             }
             // A solve in a slot is a long one: it lets quick attempts run first.
@@ -492,12 +493,14 @@ impl QuickLane {
     /// (its request answers 500) and the drainer goes on with the next.
     fn drain(&self) {
         loop {
+            // Also when the attempt starts: the clock is read once per job.
             let now = Instant::now();
             let Some(QuickJob { run, permit, reply }) = self.lock().take(now) else {
                 return;
             };
-            let attempt =
-                panic::catch_unwind(AssertUnwindSafe(|| run.execute(&self.metrics, Lane::Quick)));
+            let attempt = panic::catch_unwind(AssertUnwindSafe(|| {
+                run.execute(&self.metrics, Lane::Quick { taken: now })
+            }));
             drop(permit);
             if let Ok(attempt) = attempt {
                 // The request may be gone already; then nobody needs the result.
@@ -577,6 +580,7 @@ mod tests {
     use std::task::Poll;
 
     use super::*;
+    use crate::test_support::eventually;
 
     fn pool() -> SolverPool {
         let limits = Limits {
@@ -593,19 +597,6 @@ mod tests {
             "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
         )
         .unwrap()
-    }
-
-    /// Waits until `done` holds, looking every millisecond; fails after ten seconds with
-    /// `failure` (a bound against a hang, not a timing claim).
-    async fn eventually(done: impl Fn() -> bool, failure: &str) {
-        let wait = async {
-            while !done() {
-                tokio::time::sleep(Duration::from_millis(1)).await;
-            }
-        };
-        tokio::time::timeout(Duration::from_secs(10), wait)
-            .await
-            .expect(failure);
     }
 
     /// A queued attempt of the easy grid, whose reply nobody waits for.

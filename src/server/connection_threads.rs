@@ -24,9 +24,15 @@ use hyper_util::server::graceful::Watcher;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 
-/// A connection on its way to the thread that will serve it, with the watcher that lets
-/// a graceful shutdown wait for it.
-type Handover = (std::net::TcpStream, SocketAddr, Watcher);
+/// A connection on its way to the thread that will serve it.
+struct Handover {
+    stream: std::net::TcpStream,
+    peer: SocketAddr,
+    /// Lets a graceful shutdown wait for the connection.
+    watcher: Watcher,
+    /// Counts the connection on its thread from the moment it is handed over.
+    open: OpenConnection,
+}
 
 /// The connection threads; [`ConnectionThreads::stop`] ends them.
 pub struct ConnectionThreads {
@@ -76,10 +82,15 @@ impl ConnectionThreads {
                 return;
             }
         };
-        thread.open.fetch_add(1, Ordering::Relaxed);
-        if thread.handovers.send((stream, peer, watcher)).is_err() {
-            // The thread is gone (it panicked); the connection closes as it drops.
-            thread.open.fetch_sub(1, Ordering::Relaxed);
+        let handover = Handover {
+            stream,
+            peer,
+            watcher,
+            open: OpenConnection::count(&thread.open),
+        };
+        if thread.handovers.send(handover).is_err() {
+            // The thread is gone (it panicked); the connection closes, and stops counting,
+            // as the handover drops.
             tracing::error!(%peer, "a connection thread is gone; connection dropped");
         }
     }
@@ -124,14 +135,17 @@ impl ConnectionThread {
             .enable_all()
             .build()?;
         let (handovers, mut arrivals) = mpsc::unbounded_channel::<Handover>();
-        let open = Arc::new(AtomicUsize::new(0));
-        let served = Arc::clone(&open);
         let thread = std::thread::Builder::new()
             .name(format!("connections-{index}"))
             .spawn(move || {
                 runtime.block_on(async move {
-                    while let Some((stream, peer, watcher)) = arrivals.recv().await {
-                        let open = OpenConnection(Arc::clone(&served));
+                    while let Some(Handover {
+                        stream,
+                        peer,
+                        watcher,
+                        open,
+                    }) = arrivals.recv().await
+                    {
                         match TcpStream::from_std(stream) {
                             Ok(stream) => {
                                 let connection = serve(stream, peer, watcher);
@@ -150,7 +164,7 @@ impl ConnectionThread {
             })?;
         Ok(ConnectionThread {
             handovers,
-            open,
+            open: Arc::default(),
             thread,
         })
     }
@@ -158,6 +172,14 @@ impl ConnectionThread {
 
 /// Counts a connection as open on its thread until it is dropped.
 struct OpenConnection(Arc<AtomicUsize>);
+
+impl OpenConnection {
+    /// Counts one more connection in `open`.
+    fn count(open: &Arc<AtomicUsize>) -> Self {
+        open.fetch_add(1, Ordering::Relaxed);
+        OpenConnection(Arc::clone(open))
+    }
+}
 
 impl Drop for OpenConnection {
     fn drop(&mut self) {
@@ -168,13 +190,13 @@ impl Drop for OpenConnection {
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::AtomicBool;
-    use std::time::Duration;
 
     use hyper_util::server::graceful::GracefulShutdown;
     use tokio::io::AsyncReadExt;
     use tokio::net::TcpListener;
 
     use super::*;
+    use crate::test_support::{bounded, eventually};
 
     /// What the test server reports: which thread took a connection, and which closed.
     #[derive(Debug, PartialEq)]
@@ -191,10 +213,10 @@ mod tests {
     /// client closes them; the first connection panics the thread it lands on if
     /// `panic_first` is set.
     fn start_threads(events: mpsc::UnboundedSender<Event>, panic_first: bool) -> ConnectionThreads {
-        let panicked = Arc::new(AtomicBool::new(!panic_first));
+        let panic_next = Arc::new(AtomicBool::new(panic_first));
         let serve = move |mut stream: TcpStream, _peer, watcher: Watcher| {
             assert!(
-                panicked.swap(true, Ordering::Relaxed),
+                !panic_next.swap(false, Ordering::Relaxed),
                 "a connection thread ends"
             );
             let events = events.clone();
@@ -238,11 +260,10 @@ mod tests {
         client
     }
 
-    /// The next event; a bound against a hang, not a timing claim.
+    /// The next event.
     async fn next(events: &mut mpsc::UnboundedReceiver<Event>) -> Event {
-        tokio::time::timeout(Duration::from_secs(10), events.recv())
+        bounded(events.recv(), "an event")
             .await
-            .expect("an event within 10 s")
             .expect("the threads hold a sender")
     }
 
@@ -270,9 +291,7 @@ mod tests {
         let third = connect(&listener, &threads, &graceful).await;
         assert_eq!(next(&mut events).await, Event::Served(second_thread));
 
-        tokio::time::timeout(Duration::from_secs(10), threads.stop())
-            .await
-            .expect("the threads stop");
+        bounded(threads.stop(), "the threads stop").await;
         for mut client in [first, third] {
             let read = client.read(&mut [0u8; 1]).await;
             assert!(matches!(read, Ok(0) | Err(_)), "closed, not {read:?}");
@@ -284,13 +303,11 @@ mod tests {
         let (listener, mut events, threads, graceful) = set_up(true).await;
 
         let _lost = connect(&listener, &threads, &graceful).await;
-        tokio::time::timeout(Duration::from_secs(10), async {
-            while !threads.threads.iter().any(|t| t.handovers.is_closed()) {
-                tokio::time::sleep(Duration::from_millis(1)).await;
-            }
-        })
-        .await
-        .expect("the first thread ends");
+        eventually(
+            || threads.threads.iter().any(|t| t.handovers.is_closed()),
+            "the first thread ends",
+        )
+        .await;
 
         let mut clients = Vec::new();
         for _ in 0..2 {
