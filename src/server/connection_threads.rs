@@ -288,6 +288,18 @@ mod tests {
             next(&mut events).await,
             Event::Closed(second_thread.clone())
         );
+        // The count drops when the connection's task ends, just after it reports.
+        eventually(
+            || {
+                let open = threads
+                    .threads
+                    .iter()
+                    .map(|t| t.open.load(Ordering::Relaxed));
+                open.sum::<usize>() == 1
+            },
+            "the closed connection stops counting",
+        )
+        .await;
         let third = connect(&listener, &threads, &graceful).await;
         assert_eq!(next(&mut events).await, Event::Served(second_thread));
 
