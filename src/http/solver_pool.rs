@@ -10,9 +10,9 @@
 //! Every solve first gets a short attempt ([`QUICK_ATTEMPT`]) outside the solver slots,
 //! so an easy puzzle is answered at once even while every slot is busy with a hard one
 //! (no head-of-line blocking). Only a grid that outlasts the attempt asks for admission
-//! and waits for a slot, where it starts again. Quick attempts have a semaphore of their
-//! own ([`QUICK_ATTEMPTS_PER_SOLVER`] per solver) and each is short, so the extra CPU they
-//! take is bounded too, and waiting for one takes at most a few milliseconds.
+//! and waits for a slot, where it starts again. At most [`QUICK_ATTEMPTS_PER_SOLVER`] quick
+//! attempts per solver run at once and each is short, so the extra CPU they take is
+//! bounded too; the others wait in arrival order.
 //!
 //! The solver polls a [`Cancellation`] with the request's deadline and a flag that a drop
 //! guard raises when the handler's future is dropped, so a timed-out or abandoned solve
@@ -27,8 +27,9 @@
 //! to one per quick attempt: the running drainers are busy with hard grids, or off the CPU.
 //! A request that arrives then starts one at once; a watchdog task, armed while attempts
 //! wait, covers requests that are all queued already. So an easy grid does not wait long
-//! behind hard ones, and one timer serves the lane instead of one per request. An attempt's
-//! permit moves to the drainer with it and is dropped there when it is done.
+//! behind hard ones, and one timer serves the lane instead of one per request. A request
+//! waits for its attempt without a timer of its own either: a drainer that takes an attempt
+//! whose deadline has passed stops it at once, which answers the timeout.
 
 use std::collections::VecDeque;
 use std::num::NonZeroU64;
@@ -56,8 +57,8 @@ use crate::solver::{self, Cancellation, Outcome, SolveOptions, SolveReport};
 /// arriving.
 const QUICK_ATTEMPT: Duration = Duration::from_micros(500);
 
-/// Quick attempts that may run at once, per solver slot: enough that hard grids' attempts
-/// cannot crowd out easy ones, few enough that their CPU stays bounded.
+/// Quick attempts that may run at once (drainers), per solver slot: enough that hard grids'
+/// attempts cannot crowd out easy ones, few enough that their CPU stays bounded.
 const QUICK_ATTEMPTS_PER_SOLVER: usize = 4;
 
 /// How long the quick lane's queue may go without a drainer taking from it before another
@@ -82,7 +83,6 @@ pub struct Solved {
 /// The bounded pool of solver threads that every solving request goes through.
 #[derive(Clone)]
 pub struct SolverPool {
-    quick: Arc<Semaphore>,
     quick_lane: Arc<QuickLane>,
     admission: Arc<Semaphore>,
     slots: Arc<Semaphore>,
@@ -96,7 +96,6 @@ impl SolverPool {
         let solvers = limits.solver_concurrency.get();
         let quick_attempts = solvers * QUICK_ATTEMPTS_PER_SOLVER;
         SolverPool {
-            quick: Arc::new(Semaphore::new(quick_attempts)),
             quick_lane: Arc::new(QuickLane::new(quick_attempts, metrics.clone())),
             admission: Arc::new(Semaphore::new(solvers + limits.queue_length)),
             slots: Arc::new(Semaphore::new(solvers)),
@@ -133,10 +132,7 @@ impl SolverPool {
             span: Span::current(),
         };
 
-        let quick = acquire_until(&self.quick, deadline)
-            .await
-            .ok_or_else(|| timed_out(timeout))?;
-        let first = self.quick_lane.attempt(run(grid), quick).await?;
+        let first = self.quick_lane.attempt(run(grid)).await?;
         let (report, earlier) = match first.retry {
             // Few grids outlast their quick attempt, so the wait for a slot is boxed: the
             // future of every other solve stays small.
@@ -416,10 +412,9 @@ impl QuickQueue {
     }
 }
 
-/// A quick attempt with its permit, and where its result goes.
+/// A quick attempt, and where its result goes.
 struct QuickJob {
     run: Run,
-    permit: OwnedSemaphorePermit,
     reply: oneshot::Sender<Attempt>,
 }
 
@@ -432,15 +427,11 @@ impl QuickLane {
         }
     }
 
-    /// Queues a quick attempt of `run`, holding `permit` until it is done, and waits for
-    /// its result, starting a drainer or the watchdog when [`QuickQueue::push`] says so.
-    async fn attempt(
-        self: &Arc<Self>,
-        run: Run,
-        permit: OwnedSemaphorePermit,
-    ) -> Result<Attempt, ApiError> {
+    /// Queues a quick attempt of `run` and waits for its result, starting a drainer or the
+    /// watchdog when [`QuickQueue::push`] says so.
+    async fn attempt(self: &Arc<Self>, run: Run) -> Result<Attempt, ApiError> {
         let (reply, result) = oneshot::channel();
-        let job = QuickJob { run, permit, reply };
+        let job = QuickJob { run, reply };
         // Bound first: a guard in the `match` itself would be held across the yield. The
         // clock is read before the lock is taken, so it is not read while holding it.
         let now = Instant::now();
@@ -495,13 +486,12 @@ impl QuickLane {
         loop {
             // Also when the attempt starts: the clock is read once per job.
             let now = Instant::now();
-            let Some(QuickJob { run, permit, reply }) = self.lock().take(now) else {
+            let Some(QuickJob { run, reply }) = self.lock().take(now) else {
                 return;
             };
             let attempt = panic::catch_unwind(AssertUnwindSafe(|| {
                 run.execute(&self.metrics, Lane::Quick { taken: now })
             }));
-            drop(permit);
             if let Ok(attempt) = attempt {
                 // The request may be gone already; then nobody needs the result.
                 let _ = reply.send(attempt);
@@ -580,7 +570,7 @@ mod tests {
     use std::task::Poll;
 
     use super::*;
-    use crate::test_support::eventually;
+    use crate::test_support::{bounded, eventually};
 
     fn pool() -> SolverPool {
         let limits = Limits {
@@ -610,7 +600,6 @@ mod tests {
                 abandoned: Arc::default(),
                 span: Span::none(),
             },
-            permit: Arc::new(Semaphore::new(1)).try_acquire_owned().unwrap(),
             reply,
         }
     }
@@ -689,16 +678,45 @@ mod tests {
         let first_poll = std::future::poll_fn(|cx| Poll::Ready(first.as_mut().poll(cx))).await;
         assert!(first_poll.is_pending(), "the first poll yields");
         drop(first);
-        // Had the claimed drainer never started, the queued attempt would keep its permit.
+        // Had the claimed drainer never started, the attempt would stay queued.
         eventually(
-            || pool.quick.available_permits() == QUICK_ATTEMPTS_PER_SOLVER,
+            || {
+                let queue = pool.quick_lane.lock();
+                queue.jobs.is_empty() && queue.drainers == 0
+            },
             "the dropped request's attempt never ran",
         )
         .await;
     }
 
+    #[tokio::test]
+    async fn an_attempt_whose_deadline_passed_in_the_queue_is_stopped_as_timed_out() {
+        let lane = Arc::new(QuickLane::new(1, Metrics::new(1)));
+        // Counting every solution of the empty grid would outlast any quick attempt.
+        let every_solution = SolveOptions {
+            limit: u64::MAX,
+            ..SolveOptions::default()
+        };
+        let run = Run {
+            grid: Grid::empty(9).unwrap(),
+            options: every_solution,
+            deadline: Instant::now(),
+            abandoned: Arc::default(),
+            span: Span::none(),
+        };
+        let attempt = bounded(lane.attempt(run), "the attempt never came back")
+            .await
+            .unwrap();
+        assert_eq!(attempt.report.outcome, Outcome::Cancelled);
+        assert_eq!(attempt.report.guesses, 0, "the drainer ran it anyway");
+        assert!(
+            attempt.retry.is_none(),
+            "a run stopped by the request's deadline goes to no solver slot"
+        );
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn every_quick_permit_comes_back_once_the_attempts_are_done() {
+    async fn drainers_and_the_watchdog_stop_once_the_attempts_are_done() {
         let pool = pool();
         let solves = (0..32).map(|_| {
             let pool = pool.clone();
@@ -709,8 +727,6 @@ mod tests {
         for solve in solves.collect::<Vec<_>>() {
             assert!(matches!(solve.await.unwrap(), Ok(Some(_))));
         }
-        // A drainer drops an attempt's permit before it replies.
-        assert_eq!(pool.quick.available_permits(), QUICK_ATTEMPTS_PER_SOLVER);
         // Drainers stop once the queue is empty, and so does the watchdog.
         eventually(
             || {
