@@ -74,25 +74,33 @@ pub fn validate(grid: &Grid) -> Validation {
 
 /// Whether some digit stands twice in a row, column or box: one pass over the givens with
 /// a bit per digit for each unit, so that the common grid, which has no repeat, is cleared
-/// without visiting every unit cell by cell.
+/// without visiting every unit cell by cell. The cells are read band by band and box by
+/// box along each row, so no cell's box takes a division to find.
 fn has_repeats(grid: &Grid) -> bool {
     let size = grid.size();
     let side = crate::grid::box_side(size);
     const UNITS: usize = SUPPORTED_SIZES[SUPPORTED_SIZES.len() - 1];
     let (mut rows, mut cols, mut boxes) = ([0u32; UNITS], [0u32; UNITS], [0u32; UNITS]);
-    for (index, &value) in grid.cells().iter().enumerate() {
-        if value == 0 {
-            continue;
+    let mut row_cells = grid.cells().chunks_exact(size).enumerate();
+    for band in 0..side {
+        for (row, cells) in row_cells.by_ref().take(side) {
+            for (stack, box_cells) in cells.chunks_exact(side).enumerate() {
+                let box_index = band * side + stack;
+                for (offset, &value) in box_cells.iter().enumerate() {
+                    if value == 0 {
+                        continue;
+                    }
+                    let col = stack * side + offset;
+                    let bit = 1 << value;
+                    if (rows[row] | cols[col] | boxes[box_index]) & bit != 0 {
+                        return true;
+                    }
+                    rows[row] |= bit;
+                    cols[col] |= bit;
+                    boxes[box_index] |= bit;
+                }
+            }
         }
-        let (row, col) = (index / size, index % size);
-        let box_index = row / side * side + col / side;
-        let bit = 1 << value;
-        if (rows[row] | cols[col] | boxes[box_index]) & bit != 0 {
-            return true;
-        }
-        rows[row] |= bit;
-        cols[col] |= bit;
-        boxes[box_index] |= bit;
     }
     false
 }

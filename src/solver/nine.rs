@@ -488,7 +488,9 @@ impl Board {
 
     /// The grid's cells, row-major, `0` where no digit is placed.
     fn digits(&self) -> Vec<u8> {
-        let mut cells = vec![0; 81];
+        // Filled on the stack and copied once: a zeroed `Vec` would come from `calloc`,
+        // which glibc serves without its per-thread cache.
+        let mut cells = [0; 81];
         for (band, digits) in self.candidates.iter().enumerate() {
             for (digit, &candidates) in digits.iter().enumerate() {
                 let mut placed = candidates & !self.open[band];
@@ -498,7 +500,7 @@ impl Board {
                 }
             }
         }
-        cells
+        cells.to_vec()
     }
 }
 
