@@ -61,9 +61,15 @@ struct SharedState {
 impl AppState {
     /// Fresh state (an idle solver pool, zeroed metrics, ready) under `limits`.
     pub fn new(limits: Limits) -> Self {
+        Self::for_threads(limits, NonZeroUsize::MIN)
+    }
+
+    /// Fresh state under `limits` for a server that serves its requests on `threads`
+    /// threads, which then queue their solves apart.
+    pub fn for_threads(limits: Limits, threads: NonZeroUsize) -> Self {
         let metrics = Metrics::new(limits.solver_concurrency.get());
         AppState(Arc::new(SharedState {
-            pool: SolverPool::new(&limits, metrics.clone()),
+            pool: SolverPool::new(&limits, metrics.clone(), threads),
             metrics,
             readiness: Readiness::new(),
             limits,

@@ -19,9 +19,11 @@
 //! stops burning CPU within milliseconds.
 //!
 //! A quick attempt at a 9×9 grid takes microseconds, less than waking a thread for it and
-//! handing its result back. So the [`QuickLane`] queues quick attempts, and blocking
+//! handing its result back. So a [`QuickLane`] queues quick attempts, and blocking
 //! threads ("drainers") run queued attempts until the queue is empty: under load one
-//! wake-up serves many requests. A drainer starts when none is running (the request that
+//! wake-up serves many requests. The pool has a lane per connection thread (see
+//! [`SolverPool::new`]), and each thread keeps to its own: the threads do not contend for
+//! one queue, and a drainer's answers wake one thread, not each in turn. A drainer starts when none is running (the request that
 //! starts it first lets the other requests ready on its worker queue theirs), and another
 //! when attempts wait in a queue that no drainer has taken from for [`DRAINER_STALLED`], up
 //! to one per quick attempt: the running drainers are busy with hard grids, or off the CPU.
@@ -32,9 +34,9 @@
 //! whose deadline has passed stops it at once, which answers the timeout.
 
 use std::collections::VecDeque;
-use std::num::NonZeroU64;
+use std::num::{NonZeroU64, NonZeroUsize};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -83,7 +85,7 @@ pub struct Solved {
 /// The bounded pool of solver threads that every solving request goes through.
 #[derive(Clone)]
 pub struct SolverPool {
-    quick_lane: Arc<QuickLane>,
+    quick_lanes: Arc<[Arc<QuickLane>]>,
     admission: Arc<Semaphore>,
     slots: Arc<Semaphore>,
     solve_timeout: Duration,
@@ -91,12 +93,18 @@ pub struct SolverPool {
 }
 
 impl SolverPool {
-    /// A pool with the concurrency, queue length and time limit of `limits`.
-    pub fn new(limits: &Limits, metrics: Metrics) -> Self {
+    /// A pool with the concurrency, queue length and time limit of `limits`, for requests
+    /// served on `threads` threads: each thread queues its quick attempts in a lane of its
+    /// own, as long as every lane can have a drainer within the bound on quick attempts
+    /// (beyond that, threads share lanes).
+    pub fn new(limits: &Limits, metrics: Metrics, threads: NonZeroUsize) -> Self {
         let solvers = limits.solver_concurrency.get();
         let quick_attempts = solvers * QUICK_ATTEMPTS_PER_SOLVER;
+        let lanes = threads.get().min(quick_attempts);
         SolverPool {
-            quick_lane: Arc::new(QuickLane::new(quick_attempts, metrics.clone())),
+            quick_lanes: (0..lanes)
+                .map(|_| Arc::new(QuickLane::new(quick_attempts / lanes, metrics.clone())))
+                .collect(),
             admission: Arc::new(Semaphore::new(solvers + limits.queue_length)),
             slots: Arc::new(Semaphore::new(solvers)),
             solve_timeout: limits.solve_timeout,
@@ -132,7 +140,7 @@ impl SolverPool {
             span: Span::current(),
         };
 
-        let first = self.quick_lane.attempt(run(grid)).await?;
+        let first = self.quick_lane().attempt(run(grid)).await?;
         let (report, earlier) = match first.retry {
             // Few grids outlast their quick attempt, so the wait for a slot is boxed: the
             // future of every other solve stays small.
@@ -156,6 +164,11 @@ impl SolverPool {
             Outcome::Unsolvable => Ok(None),
             Outcome::Cancelled => Err(timed_out(timeout)),
         }
+    }
+
+    /// The quick lane of the calling thread.
+    fn quick_lane(&self) -> &Arc<QuickLane> {
+        &self.quick_lanes[thread_lane() % self.quick_lanes.len()]
     }
 
     /// Runs a grid that outlasted its quick attempt (which took `first_elapsed`) again in a
@@ -202,6 +215,17 @@ impl SolverPool {
     fn retry_after_secs(&self) -> u64 {
         self.solve_timeout.as_secs_f64().ceil().max(1.0) as u64
     }
+}
+
+/// The lane number of the calling thread: given out in turn to the threads as each first
+/// asks, and kept. A server's connection threads are the only threads that solve, so they
+/// get one lane each (when the pool has as many).
+fn thread_lane() -> usize {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    thread_local! {
+        static LANE: usize = NEXT.fetch_add(1, Ordering::Relaxed);
+    }
+    LANE.with(|lane| *lane)
 }
 
 /// Waits for a permit of `semaphore` until `deadline`; `None` when the deadline came first.
@@ -573,13 +597,18 @@ mod tests {
     use crate::test_support::{bounded, eventually};
 
     fn pool() -> SolverPool {
+        pool_for_threads(NonZeroUsize::MIN)
+    }
+
+    /// A pool of one solver (four quick attempts) for requests served on `threads` threads.
+    fn pool_for_threads(threads: NonZeroUsize) -> SolverPool {
         let limits = Limits {
             solve_timeout: Duration::from_secs(10),
             solver_concurrency: NonZeroUsize::MIN,
             queue_length: 1,
             body_limit_bytes: 1 << 16,
         };
-        SolverPool::new(&limits, Metrics::new(1))
+        SolverPool::new(&limits, Metrics::new(1), threads)
     }
 
     fn easy_grid() -> Grid {
@@ -670,6 +699,48 @@ mod tests {
         assert_eq!(queue.drainers, 3);
     }
 
+    #[test]
+    fn each_thread_solves_in_a_lane_of_its_own_while_the_drainers_stay_bounded() {
+        let pool = pool_for_threads(NonZeroUsize::new(2).unwrap());
+        let solve_on_a_thread = || {
+            let pool = pool.clone();
+            std::thread::spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap();
+                for _ in 0..3 {
+                    let solved = runtime.block_on(bounded(
+                        pool.solve(easy_grid(), SolveOptions::default(), None),
+                        "a solve never came back",
+                    ));
+                    assert!(matches!(solved, Ok(Some(_))));
+                }
+                thread_lane()
+            })
+        };
+        let threads = [solve_on_a_thread(), solve_on_a_thread()];
+        let numbers = threads.map(|thread| thread.join().unwrap());
+        assert_ne!(
+            numbers[0], numbers[1],
+            "two threads got the same lane number"
+        );
+        // Other tests solve on threads of their own, so the two numbers need not be
+        // consecutive; each thread must have used the lane its number names, and no other.
+        for (lane, queue) in pool.quick_lanes.iter().enumerate() {
+            let used = queue.lock().moved.is_some();
+            let named = numbers.iter().any(|number| number % 2 == lane);
+            assert_eq!(used, named, "lane {lane}: used {used}, named {named}");
+        }
+
+        // With more threads than quick attempts, threads share lanes, and the lanes
+        // together have no more drainers than there are quick attempts.
+        let crowded = pool_for_threads(NonZeroUsize::new(16).unwrap());
+        assert_eq!(crowded.quick_lanes.len(), QUICK_ATTEMPTS_PER_SOLVER);
+        let drainers: usize = crowded.quick_lanes.iter().map(|l| l.max_drainers).sum();
+        assert_eq!(drainers, QUICK_ATTEMPTS_PER_SOLVER);
+    }
+
     #[tokio::test]
     async fn a_request_dropped_before_its_drainer_starts_still_starts_it() {
         let pool = pool();
@@ -681,7 +752,7 @@ mod tests {
         // Had the claimed drainer never started, the attempt would stay queued.
         eventually(
             || {
-                let queue = pool.quick_lane.lock();
+                let queue = pool.quick_lane().lock();
                 queue.jobs.is_empty() && queue.drainers == 0
             },
             "the dropped request's attempt never ran",
@@ -730,7 +801,7 @@ mod tests {
         // Drainers stop once the queue is empty, and so does the watchdog.
         eventually(
             || {
-                let queue = pool.quick_lane.lock();
+                let queue = pool.quick_lane().lock();
                 queue.drainers == 0 && !queue.watched
             },
             "a drainer or the watchdog kept running",

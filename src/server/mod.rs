@@ -79,7 +79,8 @@ pub async fn run(
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServerError> {
     let limits = config.limits();
-    let state = AppState::new(limits);
+    let connection_threads = config.connection_threads();
+    let state = AppState::for_threads(limits, connection_threads);
     let app = http::app(state.clone());
 
     let mut connections = http1::Builder::new();
@@ -99,8 +100,8 @@ pub async fn run(
             }
         }
     };
-    let threads = ConnectionThreads::start(config.connection_threads(), serve)
-        .map_err(ServerError::Threads)?;
+    let threads =
+        ConnectionThreads::start(connection_threads, serve).map_err(ServerError::Threads)?;
 
     match listener.local_addr() {
         Ok(addr) => tracing::info!(%addr, ?limits, "listening"),
