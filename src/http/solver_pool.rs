@@ -23,15 +23,16 @@
 //! threads ("drainers") run queued attempts until the queue is empty: under load one
 //! wake-up serves many requests. The pool has a lane per connection thread (see
 //! [`SolverPool::new`]), and each thread keeps to its own: the threads do not contend for
-//! one queue, and a drainer's answers wake one thread, not each in turn. A drainer starts when none is running (the request that
-//! starts it first lets the other requests ready on its worker queue theirs), and another
-//! when attempts wait in a queue that no drainer has taken from for [`DRAINER_STALLED`], up
-//! to one per quick attempt: the running drainers are busy with hard grids, or off the CPU.
-//! A request that arrives then starts one at once; a watchdog task, armed while attempts
-//! wait, covers requests that are all queued already. So an easy grid does not wait long
-//! behind hard ones, and one timer serves the lane instead of one per request. A request
-//! waits for its attempt without a timer of its own either: a drainer that takes an attempt
-//! whose deadline has passed stops it at once, which answers the timeout.
+//! one queue, and a drainer's answers wake one thread, not each in turn. A drainer starts
+//! when none is running (the request that starts it first lets the other requests ready
+//! on its worker queue theirs), and another when attempts wait in a queue that no drainer
+//! has taken from for [`DRAINER_STALLED`], up to the lane's share of the quick attempts:
+//! the running drainers are busy with hard grids, or off the CPU. A request that arrives
+//! then starts one at once; a watchdog task, armed while attempts wait, covers requests
+//! that are all queued already. So an easy grid does not wait long behind hard ones, and
+//! one timer serves the lane instead of one per request. A request waits for its attempt
+//! without a timer of its own either: a drainer that takes an attempt whose deadline has
+//! passed stops it at once, which answers the timeout.
 
 use std::collections::VecDeque;
 use std::num::{NonZeroU64, NonZeroUsize};
