@@ -20,8 +20,12 @@ pub const TIMEOUT: Duration = Duration::from_secs(2);
 /// Flags of `sudoku-service healthcheck`.
 #[derive(Debug, Clone, Args)]
 pub struct HealthcheckArgs {
-    /// URL to probe [default: http://127.0.0.1:<port>/healthz, the port as for `serve`].
-    #[arg(long, env = "HEALTHCHECK_URL")]
+    /// URL to probe; by default `/healthz` on loopback, at the port `serve` listens on.
+    #[arg(
+        long,
+        env = "HEALTHCHECK_URL",
+        help = "URL to probe [default: http://127.0.0.1:<port>/healthz, the port as for `serve`]"
+    )]
     pub url: Option<String>,
     /// The address `serve` listens on, which the default URL points at.
     #[command(flatten)]
