@@ -16,6 +16,8 @@ mod solve;
 mod solver_pool;
 mod validate;
 
+pub(crate) use solver_pool::take_quick_lane;
+
 use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::time::Duration;

@@ -12,7 +12,7 @@
 //! (no head-of-line blocking). Only a grid that outlasts the attempt asks for admission
 //! and waits for a slot, where it starts again. At most [`QUICK_ATTEMPTS_PER_SOLVER`] quick
 //! attempts per solver run at once and each is short, so the extra CPU they take is
-//! bounded too; the others wait in arrival order.
+//! bounded too; the others wait in their lane's queue, in arrival order.
 //!
 //! The solver polls a [`Cancellation`] with the request's deadline and a flag that a drop
 //! guard raises when the handler's future is dropped, so a timed-out or abandoned solve
@@ -31,9 +31,10 @@
 //! then starts one at once; a watchdog task, armed while attempts wait, covers requests
 //! that are all queued already. So an easy grid does not wait long behind hard ones, and
 //! one timer serves the lane instead of one per request. A request waits for its attempt
-//! without a timer of its own either: a drainer that takes an attempt whose deadline has
-//! passed stops it at once, which answers the timeout.
+//! without a timer of its own either: the watchdog also answers the attempts whose
+//! deadline has passed while they wait, and a drainer that takes one stops it at once.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::num::{NonZeroU64, NonZeroUsize};
 use std::panic::{self, AssertUnwindSafe};
@@ -96,15 +97,21 @@ pub struct SolverPool {
 impl SolverPool {
     /// A pool with the concurrency, queue length and time limit of `limits`, for requests
     /// served on `threads` threads: each thread queues its quick attempts in a lane of its
-    /// own, as long as every lane can have a drainer within the bound on quick attempts
-    /// (beyond that, threads share lanes).
+    /// own, as long as every lane can have two drainers within the bound on quick attempts
+    /// (a second for when the first is stuck on hard grids or off the CPU); beyond that,
+    /// threads share lanes.
     pub fn new(limits: &Limits, metrics: Metrics, threads: NonZeroUsize) -> Self {
         let solvers = limits.solver_concurrency.get();
         let quick_attempts = solvers * QUICK_ATTEMPTS_PER_SOLVER;
-        let lanes = threads.get().min(quick_attempts);
+        let lanes = threads.get().min(quick_attempts / 2).max(1);
         SolverPool {
             quick_lanes: (0..lanes)
-                .map(|_| Arc::new(QuickLane::new(quick_attempts / lanes, metrics.clone())))
+                .map(|lane| {
+                    // The lanes share the quick attempts out, the first ones one more each.
+                    let drainers =
+                        quick_attempts / lanes + usize::from(lane < quick_attempts % lanes);
+                    Arc::new(QuickLane::new(drainers, metrics.clone()))
+                })
                 .collect(),
             admission: Arc::new(Semaphore::new(solvers + limits.queue_length)),
             slots: Arc::new(Semaphore::new(solvers)),
@@ -218,15 +225,29 @@ impl SolverPool {
     }
 }
 
-/// The lane number of the calling thread: given out in turn to the threads as each first
-/// asks, and kept. A server's connection threads are the only threads that solve, so they
-/// get one lane each (when the pool has as many).
+thread_local! {
+    /// The quick lane number of the calling thread, once it has one.
+    static LANE: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Gives the calling thread quick lane number `lane` (a pool takes it modulo its lanes).
+/// Connection thread `index` takes number `index` as it starts, so a server's threads get
+/// a lane each, whatever else in the process solves.
+pub(crate) fn take_quick_lane(lane: usize) {
+    LANE.with(|number| number.set(Some(lane)));
+}
+
+/// The quick lane number of the calling thread: the one it took, or else one given out in
+/// turn as each such thread first asks, and kept.
 fn thread_lane() -> usize {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
-    thread_local! {
-        static LANE: usize = NEXT.fetch_add(1, Ordering::Relaxed);
-    }
-    LANE.with(|lane| *lane)
+    LANE.with(|number| {
+        number.get().unwrap_or_else(|| {
+            let lane = NEXT.fetch_add(1, Ordering::Relaxed);
+            number.set(Some(lane));
+            lane
+        })
+    })
 }
 
 /// Waits for a permit of `semaphore` until `deadline`; `None` when the deadline came first.
@@ -384,6 +405,19 @@ impl QuickQueue {
         }
     }
 
+    /// Takes out the jobs whose deadline has passed by `now`, for the watchdog to answer:
+    /// a drainer could only stop them.
+    fn take_expired(&mut self, now: Instant) -> VecDeque<QuickJob> {
+        if self.jobs.iter().all(|job| job.run.deadline > now) {
+            return VecDeque::new();
+        }
+        let (expired, waiting) = std::mem::take(&mut self.jobs)
+            .into_iter()
+            .partition(|job| job.run.deadline <= now);
+        self.jobs = waiting;
+        expired
+    }
+
     /// The watchdog's look at `now`: another drainer when jobs wait behind a queue that
     /// has not moved for [`DRAINER_STALLED`], and an end to watching once none waits.
     fn look(&mut self, max_drainers: usize, now: Instant) -> Look {
@@ -443,6 +477,23 @@ struct QuickJob {
     reply: oneshot::Sender<Attempt>,
 }
 
+impl QuickJob {
+    /// Answers a job whose deadline passed while it waited, without solving: stopped
+    /// before its first guess, as a drainer would have stopped it.
+    fn time_out(self) {
+        let report = SolveReport {
+            outcome: Outcome::Cancelled,
+            guesses: 0,
+            elapsed: Duration::ZERO,
+        };
+        // The request may be gone already; then nobody needs the answer.
+        let _ = self.reply.send(Attempt {
+            report,
+            retry: None,
+        });
+    }
+}
+
 impl QuickLane {
     fn new(max_drainers: usize, metrics: Metrics) -> Self {
         QuickLane {
@@ -482,14 +533,22 @@ impl QuickLane {
     /// Looks at the queue every [`DRAINER_STALLED`] while attempts wait, and starts
     /// another drainer when they wait behind a queue that has not moved: requests that are
     /// all queued already (a client with a fixed set of connections) start none
-    /// themselves. One timer serves the whole lane, not one per request.
+    /// themselves. It also answers the attempts whose deadline has passed, so a request's
+    /// time limit covers its wait in the queue. One timer serves the whole lane, not one
+    /// per request.
     async fn watch(self: Arc<Self>) {
         loop {
             let now = Instant::now();
-            let (look, next_look) = {
+            let (expired, look, next_look) = {
                 let mut queue = self.lock();
-                (queue.look(self.max_drainers, now), queue.next_look(now))
+                let expired = queue.take_expired(now);
+                (
+                    expired,
+                    queue.look(self.max_drainers, now),
+                    queue.next_look(now),
+                )
             };
+            expired.into_iter().for_each(QuickJob::time_out);
             match look {
                 Look::NewDrainer => self.start_drainer(),
                 Look::Again => {}
@@ -598,14 +657,15 @@ mod tests {
     use crate::test_support::{bounded, eventually};
 
     fn pool() -> SolverPool {
-        pool_for_threads(NonZeroUsize::MIN)
+        pool_for_threads(1, 1)
     }
 
-    /// A pool of one solver (four quick attempts) for requests served on `threads` threads.
-    fn pool_for_threads(threads: NonZeroUsize) -> SolverPool {
+    /// A pool of `solvers` solvers for requests served on `threads` threads.
+    fn pool_for_threads(solvers: usize, threads: usize) -> SolverPool {
+        let threads = NonZeroUsize::new(threads).unwrap();
         let limits = Limits {
             solve_timeout: Duration::from_secs(10),
-            solver_concurrency: NonZeroUsize::MIN,
+            solver_concurrency: NonZeroUsize::new(solvers).unwrap(),
             queue_length: 1,
             body_limit_bytes: 1 << 16,
         };
@@ -702,10 +762,11 @@ mod tests {
 
     #[test]
     fn each_thread_solves_in_a_lane_of_its_own_while_the_drainers_stay_bounded() {
-        let pool = pool_for_threads(NonZeroUsize::new(2).unwrap());
-        let solve_on_a_thread = || {
+        let pool = pool_for_threads(1, 2);
+        let solve_on_a_thread = |lane| {
             let pool = pool.clone();
             std::thread::spawn(move || {
+                take_quick_lane(lane);
                 let runtime = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
                     .build()
@@ -717,29 +778,28 @@ mod tests {
                     ));
                     assert!(matches!(solved, Ok(Some(_))));
                 }
-                thread_lane()
             })
         };
-        let threads = [solve_on_a_thread(), solve_on_a_thread()];
-        let numbers = threads.map(|thread| thread.join().unwrap());
-        assert_ne!(
-            numbers[0], numbers[1],
-            "two threads got the same lane number"
-        );
-        // Other tests solve on threads of their own, so the two numbers need not be
-        // consecutive; each thread must have used the lane its number names, and no other.
+        for thread in [solve_on_a_thread(0), solve_on_a_thread(1)] {
+            thread.join().unwrap();
+        }
         for (lane, queue) in pool.quick_lanes.iter().enumerate() {
-            let used = queue.lock().moved.is_some();
-            let named = numbers.iter().any(|number| number % 2 == lane);
-            assert_eq!(used, named, "lane {lane}: used {used}, named {named}");
+            assert!(
+                queue.lock().moved.is_some(),
+                "nothing queued in lane {lane}"
+            );
         }
 
-        // With more threads than quick attempts, threads share lanes, and the lanes
-        // together have no more drainers than there are quick attempts.
-        let crowded = pool_for_threads(NonZeroUsize::new(16).unwrap());
-        assert_eq!(crowded.quick_lanes.len(), QUICK_ATTEMPTS_PER_SOLVER);
-        let drainers: usize = crowded.quick_lanes.iter().map(|l| l.max_drainers).sum();
-        assert_eq!(drainers, QUICK_ATTEMPTS_PER_SOLVER);
+        // Lanes get two drainers or more, and together no more than the quick attempts:
+        // threads share lanes beyond that, and the first lanes take the remainder.
+        let drainers = |solvers, threads| {
+            let pool = pool_for_threads(solvers, threads);
+            let lanes = pool.quick_lanes.iter();
+            lanes.map(|lane| lane.max_drainers).collect::<Vec<_>>()
+        };
+        assert_eq!(drainers(1, 16), [2, 2]);
+        assert_eq!(drainers(3, 5), [3, 3, 2, 2, 2]);
+        assert_eq!(drainers(2, 1), [8]);
     }
 
     #[tokio::test]
@@ -761,21 +821,25 @@ mod tests {
         .await;
     }
 
-    #[tokio::test]
-    async fn an_attempt_whose_deadline_passed_in_the_queue_is_stopped_as_timed_out() {
-        let lane = Arc::new(QuickLane::new(1, Metrics::new(1)));
-        // Counting every solution of the empty grid would outlast any quick attempt.
-        let every_solution = SolveOptions {
-            limit: u64::MAX,
-            ..SolveOptions::default()
-        };
-        let run = Run {
+    /// A run that outlasts any quick attempt (it counts every solution of the empty grid),
+    /// with `deadline` and `abandoned`.
+    fn endless_run(deadline: Instant, abandoned: Arc<AtomicBool>) -> Run {
+        Run {
             grid: Grid::empty(9).unwrap(),
-            options: every_solution,
-            deadline: Instant::now(),
-            abandoned: Arc::default(),
+            options: SolveOptions {
+                limit: u64::MAX,
+                ..SolveOptions::default()
+            },
+            deadline,
+            abandoned,
             span: Span::none(),
-        };
+        }
+    }
+
+    #[tokio::test]
+    async fn a_drainer_stops_an_attempt_whose_deadline_has_passed_before_its_first_guess() {
+        let lane = Arc::new(QuickLane::new(1, Metrics::new(1)));
+        let run = endless_run(Instant::now(), Arc::default());
         let attempt = bounded(lane.attempt(run), "the attempt never came back")
             .await
             .unwrap();
@@ -785,6 +849,50 @@ mod tests {
             attempt.retry.is_none(),
             "a run stopped by the request's deadline goes to no solver slot"
         );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_attempt_whose_deadline_passes_while_it_waits_is_answered_before_its_turn() {
+        let lane = Arc::new(QuickLane::new(1, Metrics::new(1)));
+        // A second of quick attempts (0.5 ms each) for the lane's one drainer.
+        let stop_the_long_ones = Arc::new(AtomicBool::new(false));
+        let far = Instant::now() + Duration::from_secs(60);
+        let long_ones_done = Arc::new(AtomicUsize::new(0));
+        let long_ones: Vec<_> = (0..2000)
+            .map(|_| {
+                let run = endless_run(far, Arc::clone(&stop_the_long_ones));
+                let (lane, done) = (Arc::clone(&lane), Arc::clone(&long_ones_done));
+                tokio::spawn(async move {
+                    let attempt = lane.attempt(run).await;
+                    done.fetch_add(1, Ordering::Relaxed);
+                    attempt
+                })
+            })
+            .collect();
+        // More than half of them wait ahead of the short attempt, in arrival order.
+        eventually(
+            || lane.lock().jobs.len() > 1000,
+            "the long attempts never queued",
+        )
+        .await;
+
+        let soon = Instant::now() + Duration::from_millis(5);
+        let short = endless_run(soon, Arc::default());
+        let attempt = bounded(lane.attempt(short), "the attempt never came back")
+            .await
+            .unwrap();
+        let done_before = long_ones_done.load(Ordering::Relaxed);
+        stop_the_long_ones.store(true, Ordering::Relaxed);
+        assert_eq!(attempt.report.outcome, Outcome::Cancelled);
+        assert_eq!(attempt.report.guesses, 0);
+        assert!(
+            done_before < 1000,
+            "the attempt waited for its turn ({done_before} done before it) instead of being \
+             answered at its deadline"
+        );
+        for long_one in long_ones {
+            long_one.await.unwrap().unwrap();
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

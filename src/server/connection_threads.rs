@@ -138,6 +138,7 @@ impl ConnectionThread {
         let thread = std::thread::Builder::new()
             .name(format!("connections-{index}"))
             .spawn(move || {
+                crate::http::take_quick_lane(index);
                 runtime.block_on(async move {
                     while let Some(Handover {
                         stream,
