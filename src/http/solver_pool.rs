@@ -38,7 +38,7 @@ use std::cell::Cell;
 use std::collections::VecDeque;
 use std::num::{NonZeroU64, NonZeroUsize};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -134,7 +134,8 @@ impl SolverPool {
         let timeout = timeout_ms.map_or(self.solve_timeout, |ms| {
             Duration::from_millis(ms.get()).min(self.solve_timeout)
         });
-        let deadline = Instant::now() + timeout;
+        let now = Instant::now();
+        let deadline = now + timeout;
 
         // One flag for both runs: raised if this future is dropped (the client went away)
         // mid-solve; after a finished solve raising it is harmless.
@@ -148,7 +149,7 @@ impl SolverPool {
             span: Span::current(),
         };
 
-        let first = self.quick_lane().attempt(run(grid)).await?;
+        let first = self.quick_lane().attempt(run(grid), now).await?;
         let (report, earlier) = match first.retry {
             // Few grids outlast their quick attempt, so the wait for a slot is boxed: the
             // future of every other solve stays small.
@@ -226,28 +227,20 @@ impl SolverPool {
 }
 
 thread_local! {
-    /// The quick lane number of the calling thread, once it has one.
+    /// The quick lane number of the calling thread, if it took one.
     static LANE: Cell<Option<usize>> = const { Cell::new(None) };
 }
 
-/// Gives the calling thread quick lane number `lane` (a pool takes it modulo its lanes).
-/// Connection thread `index` takes number `index` as it starts, so a server's threads get
-/// a lane each, whatever else in the process solves.
+/// Gives the calling thread quick lane number `lane` (a pool takes it modulo its lanes):
+/// a server's connection thread `index` takes number `index` as it starts, so its threads
+/// get a lane each.
 pub(crate) fn take_quick_lane(lane: usize) {
     LANE.with(|number| number.set(Some(lane)));
 }
 
-/// The quick lane number of the calling thread: the one it took, or else one given out in
-/// turn as each such thread first asks, and kept.
+/// The quick lane number of the calling thread: the one it took, or the first lane.
 fn thread_lane() -> usize {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    LANE.with(|number| {
-        number.get().unwrap_or_else(|| {
-            let lane = NEXT.fetch_add(1, Ordering::Relaxed);
-            number.set(Some(lane));
-            lane
-        })
-    })
+    LANE.with(Cell::get).unwrap_or(0)
 }
 
 /// Waits for a permit of `semaphore` until `deadline`; `None` when the deadline came first.
@@ -503,14 +496,13 @@ impl QuickLane {
         }
     }
 
-    /// Queues a quick attempt of `run` and waits for its result, starting a drainer or the
-    /// watchdog when [`QuickQueue::push`] says so.
-    async fn attempt(self: &Arc<Self>, run: Run) -> Result<Attempt, ApiError> {
+    /// Queues a quick attempt of `run` at `now` (the time the request read for its
+    /// deadline) and waits for its result, starting a drainer or the watchdog when
+    /// [`QuickQueue::push`] says so.
+    async fn attempt(self: &Arc<Self>, run: Run, now: Instant) -> Result<Attempt, ApiError> {
         let (reply, result) = oneshot::channel();
         let job = QuickJob { run, reply };
-        // Bound first: a guard in the `match` itself would be held across the yield. The
-        // clock is read before the lock is taken, so it is not read while holding it.
-        let now = Instant::now();
+        // Bound first: a guard in the `match` itself would be held across the yield.
         let queued = self.lock().push(job, self.max_drainers, now);
         match queued {
             Queued::NewDrainer => {
@@ -651,6 +643,7 @@ impl SlotInUse {
 #[cfg(test)]
 mod tests {
     use std::num::NonZeroUsize;
+    use std::sync::atomic::AtomicUsize;
     use std::task::Poll;
 
     use super::*;
@@ -840,9 +833,12 @@ mod tests {
     async fn a_drainer_stops_an_attempt_whose_deadline_has_passed_before_its_first_guess() {
         let lane = Arc::new(QuickLane::new(1, Metrics::new(1)));
         let run = endless_run(Instant::now(), Arc::default());
-        let attempt = bounded(lane.attempt(run), "the attempt never came back")
-            .await
-            .unwrap();
+        let attempt = bounded(
+            lane.attempt(run, Instant::now()),
+            "the attempt never came back",
+        )
+        .await
+        .unwrap();
         assert_eq!(attempt.report.outcome, Outcome::Cancelled);
         assert_eq!(attempt.report.guesses, 0, "the drainer ran it anyway");
         assert!(
@@ -863,7 +859,7 @@ mod tests {
                 let run = endless_run(far, Arc::clone(&stop_the_long_ones));
                 let (lane, done) = (Arc::clone(&lane), Arc::clone(&long_ones_done));
                 tokio::spawn(async move {
-                    let attempt = lane.attempt(run).await;
+                    let attempt = lane.attempt(run, Instant::now()).await;
                     done.fetch_add(1, Ordering::Relaxed);
                     attempt
                 })
@@ -876,9 +872,9 @@ mod tests {
         )
         .await;
 
-        let soon = Instant::now() + Duration::from_millis(5);
-        let short = endless_run(soon, Arc::default());
-        let attempt = bounded(lane.attempt(short), "the attempt never came back")
+        let queued = Instant::now();
+        let short = endless_run(queued + Duration::from_millis(5), Arc::default());
+        let attempt = bounded(lane.attempt(short, queued), "the attempt never came back")
             .await
             .unwrap();
         let done_before = long_ones_done.load(Ordering::Relaxed);

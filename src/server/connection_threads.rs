@@ -47,14 +47,15 @@ struct ConnectionThread {
 }
 
 impl ConnectionThreads {
-    /// Starts `count` threads that serve each connection handed to them with `serve`.
-    pub fn start<S, F>(count: NonZeroUsize, serve: S) -> io::Result<Self>
+    /// Starts `count` threads that serve each connection handed to them with `serve`;
+    /// each first calls `on_start` with its index (0, 1, …).
+    pub fn start<S, F>(count: NonZeroUsize, on_start: fn(usize), serve: S) -> io::Result<Self>
     where
         S: Fn(TcpStream, SocketAddr, Watcher) -> F + Clone + Send + 'static,
         F: Future<Output = ()> + Send + 'static,
     {
         let threads = (0..count.get())
-            .map(|index| ConnectionThread::start(index, serve.clone()))
+            .map(|index| ConnectionThread::start(index, on_start, serve.clone()))
             .collect::<io::Result<_>>()?;
         Ok(ConnectionThreads { threads })
     }
@@ -126,7 +127,7 @@ impl ConnectionThreads {
 }
 
 impl ConnectionThread {
-    fn start<S, F>(index: usize, serve: S) -> io::Result<Self>
+    fn start<S, F>(index: usize, on_start: fn(usize), serve: S) -> io::Result<Self>
     where
         S: Fn(TcpStream, SocketAddr, Watcher) -> F + Send + 'static,
         F: Future<Output = ()> + Send + 'static,
@@ -138,7 +139,7 @@ impl ConnectionThread {
         let thread = std::thread::Builder::new()
             .name(format!("connections-{index}"))
             .spawn(move || {
-                crate::http::take_quick_lane(index);
+                on_start(index);
                 runtime.block_on(async move {
                     while let Some(Handover {
                         stream,
@@ -228,7 +229,7 @@ mod tests {
                 events.send(Event::Closed(thread_name())).unwrap();
             }
         };
-        ConnectionThreads::start(NonZeroUsize::new(2).unwrap(), serve).unwrap()
+        ConnectionThreads::start(NonZeroUsize::new(2).unwrap(), |_| {}, serve).unwrap()
     }
 
     /// A listener, two connection threads (see [`start_threads`]), their events, and a

@@ -5,8 +5,8 @@
 //! body does. Closing a socket that still has unread data makes the kernel send a reset,
 //! and a reset can destroy the answer before the client has read it: the client sees
 //! "connection reset" instead of the 413. So when hyper shuts a connection down after
-//! its last answer, this stream first sends its FIN, then reads and discards until the client closes too, sends
-//! nothing for [`LINGER_IDLE`], or [`LINGER_LIMIT`] has passed.
+//! its last answer, this stream first sends its FIN, then reads and discards until the
+//! client closes too, sends nothing for [`LINGER_IDLE`], or [`LINGER_LIMIT`] has passed.
 
 use std::io;
 use std::pin::Pin;

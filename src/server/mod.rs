@@ -100,8 +100,9 @@ pub async fn run(
             }
         }
     };
-    let threads =
-        ConnectionThreads::start(connection_threads, serve).map_err(ServerError::Threads)?;
+    // Each thread queues its quick attempts in a lane of its own.
+    let threads = ConnectionThreads::start(connection_threads, http::take_quick_lane, serve)
+        .map_err(ServerError::Threads)?;
 
     match listener.local_addr() {
         Ok(addr) => tracing::info!(%addr, ?limits, "listening"),
