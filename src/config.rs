@@ -9,6 +9,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use crate::http::Limits;
+use crate::server::ServerSettings;
 
 /// The longest wait queue accepted: far more waiting solves than any client would wait for.
 const MAX_QUEUE_LENGTH: i64 = 1_000_000;
@@ -41,17 +42,14 @@ pub struct ServeConfig {
     /// Where to listen.
     #[command(flatten)]
     pub listen: ListenArgs,
-    /// Longest a solve may run, in milliseconds; a request's `timeout_ms` can only lower it.
+    /// Longest a solve may run, in milliseconds, waiting for a solver included; a
+    /// request's `timeout_ms` can only lower it.
     #[arg(long, env = "SOLVE_TIMEOUT_MS", default_value_t = 2000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub solve_timeout_ms: u64,
-    /// Solves that run at once [default: available cores].
+    /// Solves that run at once: the cores solving may use [default: available cores].
     #[arg(long, env = "SOLVER_CONCURRENCY")]
     pub solver_concurrency: Option<NonZeroUsize>,
-    /// Threads that serve connections, each with a runtime of its own [default: available
-    /// cores]. Solves run on threads of their own, outside this count.
-    #[arg(long, env = "CONNECTION_THREADS")]
-    pub connection_threads: Option<NonZeroUsize>,
     /// Solve requests that may wait for a free solver; beyond them, 503 `overloaded`.
     #[arg(long, env = "QUEUE_LENGTH", default_value_t = 64,
           value_parser = clap::value_parser!(u32).range(0..=MAX_QUEUE_LENGTH))]
@@ -59,8 +57,47 @@ pub struct ServeConfig {
     /// Largest request body accepted, in bytes; larger bodies get 413.
     #[arg(long, env = "BODY_LIMIT_BYTES", default_value_t = 65536)]
     pub body_limit_bytes: usize,
-    /// Seconds that in-flight requests get to finish after SIGTERM or SIGINT.
-    #[arg(long, env = "SHUTDOWN_GRACE_SECS", default_value_t = 10)]
+    /// Request body bytes all requests together may hold in memory; a body that finds
+    /// no room within 0.1 s gets 503 `overloaded`.
+    #[arg(long, env = "BODY_BUDGET_BYTES", default_value_t = 32 * 1024 * 1024)]
+    pub body_budget_bytes: usize,
+    /// Largest request head (request line and headers) accepted, in bytes; larger ones
+    /// get 431.
+    #[arg(long, env = "HEADER_LIMIT_BYTES", default_value_t = 8192,
+          value_parser = clap::value_parser!(u32).range(1024..=1_048_576))]
+    pub header_limit_bytes: u32,
+    /// Connections open at once; more wait in the listen backlog.
+    #[arg(long, env = "MAX_CONNECTIONS", default_value_t = 2500,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: u32,
+    /// Connections the kernel may hold waiting to be accepted (the listen backlog).
+    #[arg(long, env = "LISTEN_BACKLOG", default_value_t = 1024)]
+    pub listen_backlog: u32,
+    /// Longest wait for a request's complete head, in milliseconds, counted from when the
+    /// connection starts waiting for it (on a kept-alive HTTP/1.1 connection: from the
+    /// previous answer).
+    #[arg(long, env = "HEADER_READ_TIMEOUT_MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_read_timeout_ms: u64,
+    /// Longest a whole request body may take to arrive, in milliseconds; then 408.
+    #[arg(long, env = "BODY_READ_TIMEOUT_MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub body_read_timeout_ms: u64,
+    /// Longest a connection may stay open with no request in flight, in milliseconds.
+    #[arg(long, env = "IDLE_TIMEOUT_MS", default_value_t = 30_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout_ms: u64,
+    /// Longest a write may wait for a client that does not read its answer, in
+    /// milliseconds; then the connection is closed.
+    #[arg(long, env = "WRITE_TIMEOUT_MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub write_timeout_ms: u64,
+    /// Seconds the server keeps serving after SIGTERM or SIGINT with `/readyz` at 503, so
+    /// load balancers stop sending before the listener closes.
+    #[arg(long, env = "DRAIN_DELAY_SECS", default_value_t = 0)]
+    pub drain_delay_secs: u64,
+    /// Seconds that open requests get to finish once the listener has closed.
+    #[arg(long, env = "SHUTDOWN_GRACE_SECS", default_value_t = 5)]
     pub shutdown_grace_secs: u64,
     /// Log format: `text` for people, `json` for log collectors.
     #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
@@ -87,17 +124,23 @@ impl ServeConfig {
             solver_concurrency: self.solver_concurrency.unwrap_or_else(available_cores),
             queue_length: self.queue_length as usize,
             body_limit_bytes: self.body_limit_bytes,
+            body_read_timeout: Duration::from_millis(self.body_read_timeout_ms),
+            body_budget_bytes: self.body_budget_bytes,
+            header_limit_bytes: self.header_limit_bytes as usize,
         }
     }
 
-    /// How many threads serve connections.
-    pub fn connection_threads(&self) -> NonZeroUsize {
-        self.connection_threads.unwrap_or_else(available_cores)
-    }
-
-    /// How long in-flight requests may take to finish once shutdown starts.
-    pub fn shutdown_grace(&self) -> Duration {
-        Duration::from_secs(self.shutdown_grace_secs)
+    /// How the server treats connections.
+    pub fn server_settings(&self) -> ServerSettings {
+        ServerSettings {
+            max_connections: self.max_connections as usize,
+            header_read_timeout: Duration::from_millis(self.header_read_timeout_ms),
+            idle_timeout: Duration::from_millis(self.idle_timeout_ms),
+            write_timeout: Duration::from_millis(self.write_timeout_ms),
+            header_limit_bytes: self.header_limit_bytes as usize,
+            drain_delay: Duration::from_secs(self.drain_delay_secs),
+            shutdown_grace: Duration::from_secs(self.shutdown_grace_secs),
+        }
     }
 }
 

@@ -13,10 +13,13 @@
 //!
 //! The service is a layer on top, and the domain knows nothing of it:
 //!
+//! - [`solver_pool`]: CPU-heavy work run under one bound (concurrency, queue, time limit),
+//!   cancelled when its caller goes away.
 //! - [`http`]: the HTTP/JSON API as an axum `Router`: routes, errors as RFC 9457 problems,
-//!   the bounded solver pool, metrics, and the middleware around it all.
-//! - [`server`]: serving that router on a listener, a thread per core, and draining it on
-//!   SIGTERM or SIGINT.
+//!   request bodies under the server's limits, metrics, and the middleware around it all.
+//! - [`server`]: serving any router on a listener (HTTP/1.1 and HTTP/2) with timeouts and
+//!   a connection cap, and draining it on shutdown; it knows nothing of Sudoku.
+//! - [`service`]: the two put together under a [`config::ServeConfig`].
 //! - [`config`]: the `serve` flags and the environment variables they read.
 //! - [`telemetry`]: logging, as text or JSON.
 //! - [`healthcheck`]: the `healthcheck` subcommand, the container's probe.
@@ -27,7 +30,9 @@ pub mod grid;
 pub mod healthcheck;
 pub mod http;
 pub mod server;
+pub mod service;
 pub mod solver;
+pub mod solver_pool;
 pub mod telemetry;
 #[cfg(test)]
 mod test_support;

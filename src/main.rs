@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 use sudoku_service::cli::{self, SolveArgs, Status};
 use sudoku_service::config::ServeConfig;
 use sudoku_service::healthcheck::{self, HealthcheckArgs};
-use sudoku_service::{server, telemetry};
+use sudoku_service::{service, telemetry};
 
 /// A fast Sudoku solver: an HTTP/JSON service, and a command line for puzzle files.
 ///
@@ -41,6 +41,9 @@ enum Command {
     /// Check the grids on stdin against the rules and print each verdict.
     Validate,
 }
+
+/// How long the process waits at exit for solver threads to notice they were cancelled.
+const SOLVER_STOP_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// The status a shell reports for a process ended by SIGPIPE (128 + 13).
 const CLOSED_PIPE_STATUS: u8 = 141;
@@ -92,13 +95,14 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
 /// Runs the service until SIGTERM or SIGINT; a drained shutdown is a success.
 fn serve(config: ServeConfig) -> anyhow::Result<Status> {
     telemetry::init(config.log_format, &config.log_filter)?;
-    // The runtime exists only for `serve`; the command line needs none. It only accepts
-    // connections and waits for signals: the connection threads have runtimes of their own.
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    // The runtime exists only for `serve`; the command line needs none.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("starting the async runtime")?;
-    runtime.block_on(server::serve(config))?;
+    runtime.block_on(service::serve(config))?;
+    // Solves of requests that were dropped stop within milliseconds; don't wait longer.
+    runtime.shutdown_timeout(SOLVER_STOP_WAIT);
     Ok(Status::Success)
 }
 

@@ -7,15 +7,17 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::io::{Read, Write};
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use common::raw_http::{RawConnection, request_bytes};
 use serde::Deserialize;
 use serde_yaml_ng::Value;
+
+mod common;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_sudoku-service");
 
@@ -781,19 +783,12 @@ impl Server {
 
 /// The status code of `GET path` on `address`, over a fresh HTTP/1.1 connection.
 fn http_get(address: SocketAddr, path: &str) -> std::io::Result<u16> {
-    let mut stream = TcpStream::connect_timeout(&address, Duration::from_secs(2))?;
-    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
-    )?;
-    let mut response = String::new();
-    stream.read_to_string(&mut response)?;
-    response
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .ok_or_else(|| std::io::Error::other(format!("not an HTTP response: {response:?}")))
+    // Nothing listening yet is an error the caller retries on.
+    RawConnection::try_open(address)?
+        .send(request_bytes("GET", path, ""))
+        .response()
+        .map(|answer| answer.status)
+        .ok_or_else(|| std::io::Error::other("the connection closed without an answer"))
 }
 
 /// The deployed configuration, run for real: the server starts with the Deployment's

@@ -2,7 +2,7 @@
 //! SIGINT. A request in flight is answered, the process exits 0, and a request that
 //! outlives the grace period does not keep the process alive.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
@@ -13,8 +13,10 @@ use serde_json::{Value, json};
 
 #[path = "api/busy_grid.rs"]
 mod busy_grid;
+mod common;
 
 use busy_grid::busy_grid;
+use common::raw_http::{RawConnection, RawResponse, request};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_sudoku-service");
 
@@ -81,12 +83,26 @@ impl Service {
         (status, self.logs.try_iter().collect())
     }
 
+    /// Waits until a log line contains `text` (lines before it are dropped).
+    fn wait_for_log(&self, text: &str) {
+        loop {
+            let line = self
+                .logs
+                .recv_timeout(HANG_GUARD)
+                .unwrap_or_else(|_| panic!("no log line with {text:?}"));
+            if line.contains(text) {
+                return;
+            }
+        }
+    }
+
     /// Waits until the metric line starting with `series` shows `value`.
     fn wait_for_metric(&self, series: &str, value: &str) {
         let started = Instant::now();
         while started.elapsed() < HANG_GUARD {
-            let metrics = request(self.addr, "GET", "/metrics", "");
+            let metrics = request(self.addr, "GET", "/metrics", "").expect("metrics");
             let shown = metrics
+                .body
                 .lines()
                 .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '));
             if shown == Some(value) {
@@ -112,25 +128,11 @@ fn forward_lines(stdout: ChildStdout) -> mpsc::Receiver<String> {
     receiver
 }
 
-/// One HTTP/1.1 request on its own connection; the whole response as text ("" when the
-/// connection closed without an answer).
-fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> String {
-    let mut stream = TcpStream::connect(addr).expect("the service accepts");
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut response = String::new();
-    // A reset connection is "no answer", which the caller asserts on.
-    let _ = stream.read_to_string(&mut response);
-    response
-}
-
 /// Starts a busy solve in the background and returns its eventual response.
-fn solve_in_background(service: &Service, timeout_ms: u64) -> thread::JoinHandle<String> {
+fn solve_in_background(
+    service: &Service,
+    timeout_ms: u64,
+) -> thread::JoinHandle<Option<RawResponse>> {
     let addr = service.addr;
     let body = json!({ "grid": busy_grid(), "timeout_ms": timeout_ms }).to_string();
     let in_flight = thread::spawn(move || request(addr, "POST", "/solve", &body));
@@ -144,9 +146,9 @@ fn sigterm_answers_the_request_in_flight_and_exits_0() {
     let in_flight = solve_in_background(&service, 1500);
 
     service.signal(libc::SIGTERM);
-    let response = in_flight.join().unwrap();
-    let answered = response.starts_with("HTTP/1.1 503") && response.contains("solve_timeout")
-        || response.starts_with("HTTP/1.1 200");
+    let response = in_flight.join().unwrap().expect("an answer");
+    let answered =
+        response.status == 503 && response.body.contains("solve_timeout") || response.status == 200;
     assert!(answered, "the request in flight got: {response:?}");
 
     let (status, logs) = service.wait();
@@ -160,7 +162,8 @@ fn sigterm_answers_the_request_in_flight_and_exits_0() {
 #[test]
 fn sigint_stops_an_idle_service_with_exit_0() {
     let service = Service::start(&[]);
-    assert!(request(service.addr, "GET", "/readyz", "").starts_with("HTTP/1.1 200"));
+    let ready = request(service.addr, "GET", "/readyz", "").expect("an answer");
+    assert_eq!(ready.status, 200);
     service.signal(libc::SIGINT);
     let addr = service.addr;
     let (status, logs) = service.wait();
@@ -187,9 +190,28 @@ fn a_request_longer_than_the_grace_period_does_not_hold_up_the_exit() {
         logs.iter().any(|line| line.contains("grace period over")),
         "{logs:#?}"
     );
-    assert_eq!(
-        in_flight.join().unwrap(),
-        "",
+    assert!(
+        in_flight.join().unwrap().is_none(),
         "the abandoned request gets no answer"
     );
+}
+
+#[test]
+fn during_the_drain_delay_readyz_is_503_and_stalled_clients_do_not_hold_up_the_exit() {
+    let service = Service::start(&["--drain-delay-secs", "2", "--shutdown-grace-secs", "1"]);
+    // A client stalled inside its body holds a request open.
+    let mut stalled = RawConnection::open(service.addr);
+    stalled.send(
+        "POST /solve HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n\
+         Content-Length: 100\r\n\r\n{",
+    );
+    service.signal(libc::SIGTERM);
+    service.wait_for_log("still serving until the drain delay ends");
+    let ready = request(service.addr, "GET", "/readyz", "").expect("still serving");
+    assert_eq!(ready.status, 503, "{ready:?}");
+    assert!(ready.body.contains("draining"), "{ready:?}");
+
+    let (status, logs) = service.wait();
+    assert_eq!(status.code(), Some(0), "{logs:#?}");
+    assert!(stalled.closed_by_server(), "the stalled client was closed");
 }

@@ -150,7 +150,7 @@ fn solve_chunks_in_parallel(
         for _ in 0..threads {
             let sender = sender.clone();
             let next_chunk = &next_chunk;
-            scope.spawn(move || {
+            let started = thread::Builder::new().spawn_scoped(scope, move || {
                 while !abandoned.load(Ordering::Relaxed) {
                     let index = next_chunk.fetch_add(1, Ordering::Relaxed);
                     let Some(chunk) = chunks.get(index) else {
@@ -162,6 +162,14 @@ fn solve_chunks_in_parallel(
                     }
                 }
             });
+            if let Err(error) = started {
+                // The workers that did start see the flag and stop.
+                abandoned.store(true, Ordering::Relaxed);
+                return Err(io::Error::new(
+                    error.kind(),
+                    format!("cannot start {threads} worker threads: {error}"),
+                ));
+            }
         }
         drop(sender);
         let written = write_in_order(receiver, sink);

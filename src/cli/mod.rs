@@ -19,6 +19,10 @@ use crate::solver::{self, Cancellation, Order, Outcome, SolveOptions};
 use crate::text_format::{self, Layout};
 use crate::validate::validate;
 
+/// The most worker threads `--threads` accepts: far more than any machine has cores, few
+/// enough that starting them cannot exhaust the process.
+const MAX_THREADS: i64 = 1024;
+
 /// What stdin without a single puzzle gets: an empty answer would look like success.
 const NO_PUZZLES: &str = "no puzzles on stdin: expected a 9-line block or one puzzle per line";
 
@@ -31,9 +35,10 @@ pub struct SolveArgs {
     /// Also decide whether each solution is the only one.
     #[arg(long)]
     pub unique: bool,
-    /// Worker threads for files with one puzzle per line [default: available cores].
-    #[arg(long, value_name = "N")]
-    pub threads: Option<NonZeroUsize>,
+    /// Worker threads for files with one puzzle per line, 1 to 1024 [default: available
+    /// cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
+    pub threads: Option<u16>,
     /// Give up on a puzzle after this many milliseconds and answer `timeout`; 0 for no
     /// limit. Only large grids that break no rule yet have no solution come near it.
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
@@ -81,10 +86,10 @@ pub fn solve(
     let options = args.options();
     let layout = text_format::detect(input);
     if layout == Layout::Lines {
-        let threads = args
-            .threads
-            .or_else(|| std::thread::available_parallelism().ok())
-            .map_or(1, NonZeroUsize::get);
+        let threads = args.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+            usize::from,
+        );
         let started = Instant::now();
         let tally = batch::solve_lines(input, args, threads, io::stderr().is_terminal(), out)?;
         if tally.is_empty() {

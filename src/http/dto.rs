@@ -78,15 +78,26 @@ impl<'de> Visitor<'de> for GridVisitor {
     }
 }
 
-/// Which solution to return, as the API spells it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// Which solution to return, as the API spells it: a string, nothing else.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum OrderChoice {
     /// Whichever solution the solver meets first.
     #[default]
     Fastest,
     /// The smallest solution read row by row.
     Lexicographic,
+}
+
+impl<'de> Deserialize<'de> for OrderChoice {
+    /// Only the names as strings: serde's derived enums also take `{"fastest": null}`.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        const NAMES: &[&str] = &["fastest", "lexicographic"];
+        match String::deserialize(deserializer)?.as_str() {
+            "fastest" => Ok(OrderChoice::Fastest),
+            "lexicographic" => Ok(OrderChoice::Lexicographic),
+            other => Err(de::Error::unknown_variant(other, NAMES)),
+        }
+    }
 }
 
 impl From<OrderChoice> for Order {

@@ -12,6 +12,8 @@ use axum::http::StatusCode;
 use metrics::{Counter, Gauge, Histogram, Unit};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
 
+use crate::server::{CloseReason, ConnectionObserver};
+
 const REQUESTS: &str = "sudoku_http_requests_total";
 const REQUEST_DURATION: &str = "sudoku_http_request_duration_seconds";
 const SOLVES: &str = "sudoku_solves_total";
@@ -19,6 +21,8 @@ const SOLVE_DURATION: &str = "sudoku_solve_duration_seconds";
 const SLOTS: &str = "sudoku_solver_slots";
 const SLOTS_IN_USE: &str = "sudoku_solver_slots_in_use";
 const QUEUE_DEPTH: &str = "sudoku_solver_queue_depth";
+const CONNECTIONS_OPEN: &str = "sudoku_connections_open";
+const CONNECTIONS_CLOSED: &str = "sudoku_connections_closed_total";
 
 /// Histogram buckets in seconds: from an easy 9×9 (well under a millisecond) up to the
 /// longest time limits a server is likely to be given.
@@ -77,6 +81,9 @@ struct Registered {
     /// The occupancy gauges, registered once like the solve series.
     slots_in_use: Gauge,
     queue_depth: Gauge,
+    /// Open connections, and closed ones by reason in [`CloseReason::ALL`] order.
+    connections_open: Gauge,
+    connections_closed: [Counter; CloseReason::ALL.len()],
 }
 
 /// A counter and a duration histogram with the same labels.
@@ -138,9 +145,19 @@ impl Metrics {
                 let labels = [("outcome", outcome.label().to_owned())];
                 Series::register(SOLVES, SOLVE_DURATION, &labels)
             });
-            (solves, slots_in_use, queue_depth)
+            metrics::describe_gauge!(CONNECTIONS_OPEN, "Connections open now");
+            metrics::describe_counter!(
+                CONNECTIONS_CLOSED,
+                "Connections closed, by reason (the client, a timeout, shutdown, an error)"
+            );
+            let connections_open = metrics::gauge!(CONNECTIONS_OPEN);
+            connections_open.set(0.0);
+            let connections_closed = CloseReason::ALL
+                .map(|reason| metrics::counter!(CONNECTIONS_CLOSED, "reason" => reason.label()));
+            let connections = (connections_open, connections_closed);
+            (solves, slots_in_use, queue_depth, connections)
         };
-        let (solves, slots_in_use, queue_depth) =
+        let (solves, slots_in_use, queue_depth, (connections_open, connections_closed)) =
             metrics::with_local_recorder(&recorder, describe_and_register);
         let metrics = Metrics(Arc::new(Registered {
             handle: recorder.handle(),
@@ -149,6 +166,8 @@ impl Metrics {
             requests: RwLock::default(),
             slots_in_use,
             queue_depth,
+            connections_open,
+            connections_closed,
         }));
         metrics.run_upkeep();
         metrics
@@ -212,6 +231,18 @@ impl Metrics {
     /// Folds recorded samples into the histograms, so memory stays flat between scrapes.
     pub fn run_upkeep(&self) {
         self.0.handle.run_upkeep();
+    }
+}
+
+impl ConnectionObserver for Metrics {
+    fn opened(&self) {
+        self.0.connections_open.increment(1.0);
+    }
+
+    fn closed(&self, reason: CloseReason) {
+        self.0.connections_open.decrement(1.0);
+        // `ALL` lists the reasons in declaration order.
+        self.0.connections_closed[reason as usize].increment(1);
     }
 }
 

@@ -10,6 +10,8 @@ use std::time::Instant;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
+use axum::http::header::{HOST, TRANSFER_ENCODING};
+use axum::http::{HeaderValue, StatusCode, Version};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use tower::ServiceBuilder;
@@ -19,6 +21,7 @@ use tower_http::request_id::{MakeRequestUuid, RequestId};
 use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
 use tracing::{Level, Span};
 
+use super::Limits;
 use super::metrics::Metrics;
 use super::problem::ApiError;
 
@@ -26,15 +29,25 @@ use super::problem::ApiError;
 /// number of metric series without bound.
 const UNMATCHED_ROUTE: &str = "unmatched";
 
+/// The longest `x-request-id` a client may choose; a longer one is replaced, so a client
+/// cannot make every log line of its requests large.
+const MAX_REQUEST_ID_LENGTH: usize = 128;
+
+/// The status counted for a request whose client went away before its answer (nginx's
+/// "client closed request").
+const CLIENT_CLOSED_REQUEST: u16 = 499;
+
 /// Wraps every route of `router` (and its fallbacks) in the service's middleware.
-pub fn with_layers<S>(router: Router<S>, metrics: Metrics, body_limit_bytes: usize) -> Router<S>
+pub fn with_layers<S>(router: Router<S>, metrics: Metrics, limits: &Limits) -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
 {
     router.layer(
         ServiceBuilder::new()
-            // Outermost: every request gets an id (a client's own x-request-id is kept)
-            // before anything logs, and the response carries it back.
+            // Outermost: every request gets an id (a client's own x-request-id is kept if
+            // it is short, visible ASCII) before anything logs, and the response carries
+            // it back.
+            .map_request(drop_unfit_request_id)
             .set_x_request_id(MakeRequestUuid)
             .propagate_x_request_id()
             // One span per request, holding the id; one log line per response with its
@@ -46,17 +59,81 @@ where
                     .on_response(DefaultOnResponse::new().level(Level::INFO))
                     .on_failure(DefaultOnFailure::new().level(Level::WARN)),
             )
-            // Counts every answer, including the 500s that the next layer makes of panics.
+            // Counts every answer, including the 500s that the next layer makes of panics,
+            // and every request whose client went away first.
             .layer(from_fn_with_state(metrics, record_request))
             // A panicking handler becomes 500 `internal`; the server keeps serving.
             .layer(CatchPanicLayer::custom(panic_response))
-            // Innermost: the body limit that axum's extractors enforce with 413
-            // `payload_too_large` (the JSON extractor's own reader of plain
-            // `application/json` bodies holds them to the same number). It applies while
-            // the body is read, so a chunked body without a length is held to it too.
-            // (tower-http's RequestBodyLimitLayer would answer 413 itself, in plain text.)
-            .layer(DefaultBodyLimit::max(body_limit_bytes)),
+            // HTTP's framing rules, before any handler sees the request.
+            .layer(from_fn_with_state(limits.header_limit_bytes, check_framing))
+            // Innermost: the body limit that the JSON extractor's reader enforces with 413
+            // `payload_too_large` while it reads, so a chunked body without a length is
+            // held to it too. (tower-http's RequestBodyLimitLayer would answer 413 itself,
+            // in plain text.)
+            .layer(DefaultBodyLimit::max(limits.body_limit_bytes)),
     )
+}
+
+/// Removes an `x-request-id` that is empty, longer than [`MAX_REQUEST_ID_LENGTH`] or not
+/// visible ASCII, so the next layer makes a new one.
+fn drop_unfit_request_id(mut request: Request) -> Request {
+    let fits = |id: &HeaderValue| {
+        let bytes = id.as_bytes();
+        (1..=MAX_REQUEST_ID_LENGTH).contains(&bytes.len()) && bytes.iter().all(u8::is_ascii_graphic)
+    };
+    if request
+        .headers()
+        .get_all("x-request-id")
+        .iter()
+        .enumerate()
+        .any(|(index, id)| index > 0 || !fits(id))
+    {
+        request.headers_mut().remove("x-request-id");
+    }
+    request
+}
+
+/// Refuses what HTTP's framing rules forbid: an HTTP/1.1 request without exactly one
+/// `Host` (400), a transfer coding other than `chunked` (501, since the server decodes no
+/// other), and a head larger than `header_limit` bytes (431).
+async fn check_framing(
+    State(header_limit): State<usize>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let headers = request.headers();
+    if request.version() == Version::HTTP_11 && headers.get_all(HOST).iter().count() != 1 {
+        return ApiError::BadRequest("an HTTP/1.1 request needs exactly one Host header".into())
+            .into_response();
+    }
+    let other_coding = headers.get_all(TRANSFER_ENCODING).iter().any(|value| {
+        value.to_str().map_or(true, |codings| {
+            codings
+                .split(',')
+                .any(|coding| !coding.trim().eq_ignore_ascii_case("chunked"))
+        })
+    });
+    if other_coding {
+        return ApiError::NotImplemented("the only transfer coding accepted is chunked".into())
+            .into_response();
+    }
+    // The request line and each header line as sent, with their separators.
+    let head = request.method().as_str().len()
+        + request
+            .uri()
+            .path_and_query()
+            .map_or(0, |target| target.as_str().len())
+        + headers
+            .iter()
+            .map(|(name, value)| name.as_str().len() + value.len() + 4)
+            .sum::<usize>();
+    if head > header_limit {
+        return ApiError::HeadersTooLarge {
+            limit: header_limit,
+        }
+        .into_response();
+    }
+    next.run(request).await
 }
 
 /// The span every log line of a request is written in.
@@ -74,15 +151,50 @@ fn request_span(request: &Request) -> Span {
     )
 }
 
-/// Records the request's route, status and latency.
+/// Records the request's route, status and latency; a request dropped before its answer
+/// (its client went away, or the server closed the connection) is logged and counted
+/// with status 499.
 async fn record_request(State(metrics): State<Metrics>, request: Request, next: Next) -> Response {
-    // A matched path is shared, so keeping it costs no copy of the route.
-    let route = request.extensions().get::<MatchedPath>().cloned();
-    let started = Instant::now();
+    let mut pending = PendingRequest {
+        // A matched path is shared, so keeping it costs no copy of the route.
+        route: request.extensions().get::<MatchedPath>().cloned(),
+        started: Instant::now(),
+        metrics: Some(metrics),
+    };
     let response = next.run(request).await;
-    let route = route.as_ref().map_or(UNMATCHED_ROUTE, MatchedPath::as_str);
-    metrics.observe_request(route, response.status(), started.elapsed());
+    pending.answered(response.status());
     response
+}
+
+/// A request on its way to its answer, counted once: answered, or dropped.
+struct PendingRequest {
+    route: Option<MatchedPath>,
+    started: Instant,
+    /// Taken when the request is counted.
+    metrics: Option<Metrics>,
+}
+
+impl PendingRequest {
+    fn answered(&mut self, status: StatusCode) {
+        if let Some(metrics) = self.metrics.take() {
+            let route = self
+                .route
+                .as_ref()
+                .map_or(UNMATCHED_ROUTE, MatchedPath::as_str);
+            metrics.observe_request(route, status, self.started.elapsed());
+        }
+    }
+}
+
+impl Drop for PendingRequest {
+    fn drop(&mut self) {
+        if self.metrics.is_some() {
+            let latency = self.started.elapsed();
+            tracing::info!(?latency, "client went away before the answer");
+            let status = StatusCode::from_u16(CLIENT_CLOSED_REQUEST).expect("a valid status");
+            self.answered(status);
+        }
+    }
 }
 
 /// The answer to a panic: 500 `internal`, with the panic message in the log only.

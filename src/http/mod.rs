@@ -1,11 +1,14 @@
 //! The HTTP/JSON API: its routes, the state they share, and the middleware around them.
 //!
-//! A request flows one way: the `json` extractor reads its body into a `dto` type, the
-//! handler (`solve`, `validate`) parses the grid and hands it to the `solver_pool`,
-//! and the answer goes back as JSON, or as a `problem` (RFC 9457) when anything fails.
-//! `ops` has the liveness, readiness, metrics and API description endpoints,
-//! `metrics` the Prometheus registry, and `middleware` the layers around it all.
+//! A request flows one way: the `json` extractor reads its body (`body`: under the body
+//! limit, a time limit and the server's budget of buffered bytes) into a `dto` type, the
+//! handler (`solve`, `validate`) parses the grid and hands it to the
+//! [`SolverPool`](crate::solver_pool::SolverPool), and the answer goes back as JSON, or as
+//! a `problem` (RFC 9457) when anything fails. `ops` has the liveness, readiness, metrics
+//! and API description endpoints, `metrics` the Prometheus registry, and `middleware` the
+//! layers around it all.
 
+mod body;
 mod dto;
 mod json;
 mod metrics;
@@ -13,10 +16,7 @@ mod middleware;
 mod ops;
 mod problem;
 mod solve;
-mod solver_pool;
 mod validate;
-
-pub(crate) use solver_pool::take_quick_lane;
 
 use std::num::NonZeroUsize;
 use std::sync::Arc;
@@ -27,11 +27,13 @@ use axum::handler::Handler;
 use axum::http::{Method, Uri};
 use axum::routing::{MethodFilter, MethodRouter, on};
 
+pub use body::BodyBudget;
 pub use metrics::Metrics;
 pub use middleware::with_layers;
 pub use ops::Readiness;
 use problem::ApiError;
-use solver_pool::SolverPool;
+
+use crate::solver_pool::{PoolGauges, PoolLimits, SolverPool};
 
 /// The limits the API enforces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,6 +46,12 @@ pub struct Limits {
     pub queue_length: usize,
     /// Largest request body accepted, in bytes.
     pub body_limit_bytes: usize,
+    /// Longest a whole request body may take to arrive.
+    pub body_read_timeout: Duration,
+    /// Request body bytes that all requests together may hold in memory.
+    pub body_budget_bytes: usize,
+    /// Largest request head accepted (request line and headers), in bytes.
+    pub header_limit_bytes: usize,
 }
 
 /// What every handler shares; cheap to clone.
@@ -56,22 +64,28 @@ pub struct AppState(Arc<SharedState>);
 struct SharedState {
     limits: Limits,
     pool: SolverPool,
+    body_budget: BodyBudget,
     metrics: Metrics,
     readiness: Readiness,
 }
 
 impl AppState {
-    /// Fresh state (an idle solver pool, zeroed metrics, ready) under `limits`.
+    /// Fresh state (an idle solver pool, a full body budget, zeroed metrics, ready) under
+    /// `limits`.
     pub fn new(limits: Limits) -> Self {
-        Self::for_threads(limits, NonZeroUsize::MIN)
-    }
-
-    /// Fresh state under `limits` for a server that serves its requests on `threads`
-    /// threads, which then queue their solves apart.
-    pub fn for_threads(limits: Limits, threads: NonZeroUsize) -> Self {
         let metrics = Metrics::new(limits.solver_concurrency.get());
+        let pool_limits = PoolLimits {
+            concurrency: limits.solver_concurrency.get(),
+            queue_length: limits.queue_length,
+            time_limit: limits.solve_timeout,
+        };
+        let gauges = PoolGauges {
+            in_use: metrics.slots_in_use(),
+            waiting: metrics.queue_depth(),
+        };
         AppState(Arc::new(SharedState {
-            pool: SolverPool::new(&limits, metrics.clone(), threads),
+            pool: SolverPool::new(pool_limits, gauges),
+            body_budget: BodyBudget::new(limits.body_budget_bytes),
             metrics,
             readiness: Readiness::new(),
             limits,
@@ -93,6 +107,11 @@ impl AppState {
         &self.0.readiness
     }
 
+    /// The budget of buffered request body bytes.
+    pub fn body_budget(&self) -> &BodyBudget {
+        &self.0.body_budget
+    }
+
     fn pool(&self) -> &SolverPool {
         &self.0.pool
     }
@@ -108,12 +127,7 @@ pub fn app(state: AppState) -> Router {
         .fallback(not_found)
         // After the routes: it applies to the routes that exist when it is called.
         .method_not_allowed_fallback(method_not_allowed);
-    with_layers(
-        router,
-        state.metrics().clone(),
-        state.limits().body_limit_bytes,
-    )
-    .with_state(state)
+    with_layers(router, state.metrics().clone(), state.limits()).with_state(state)
 }
 
 /// Every method and path the API serves (`openapi.yaml` must describe each one).

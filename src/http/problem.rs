@@ -4,13 +4,14 @@
 //! Handlers, extractors, fallbacks and the panic catcher all end in an [`ApiError`], so no
 //! error leaves the server as plain text or an empty body.
 
-use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
+use axum::http::header::{CONNECTION, CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use thiserror::Error;
 
 use crate::grid::GridError;
+use crate::solver_pool::PoolError;
 use crate::validate::Conflict;
 
 /// The media type of every error body (RFC 9457).
@@ -52,6 +53,24 @@ pub enum ApiError {
         /// The limit, in bytes.
         limit: usize,
     },
+    /// The whole body did not arrive within the time limit for reading it.
+    #[error("the request body did not arrive within {} ms", timeout.as_millis())]
+    RequestTimeout {
+        /// The limit that applied.
+        timeout: std::time::Duration,
+    },
+    /// The request's headers are larger than the server accepts.
+    #[error("the request headers are larger than the limit of {limit} bytes")]
+    HeadersTooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// The request breaks HTTP's framing rules (a missing or repeated `Host`, say).
+    #[error("{0}")]
+    BadRequest(String),
+    /// The request uses an HTTP feature the server does not implement.
+    #[error("{0}")]
+    NotImplemented(String),
     /// The request did not say it carries JSON.
     #[error("expected a JSON body with `Content-Type: application/json`")]
     UnsupportedMediaType,
@@ -78,6 +97,22 @@ pub enum ApiError {
         /// What went wrong, for the log only.
         cause: String,
     },
+}
+
+impl From<PoolError> for ApiError {
+    fn from(error: PoolError) -> Self {
+        match error {
+            PoolError::Overloaded { retry_after } => ApiError::Overloaded {
+                retry_after_secs: retry_after.as_secs(),
+            },
+            PoolError::TimedOut { limit } => ApiError::SolveTimeout {
+                timeout_ms: limit.as_millis(),
+            },
+            PoolError::Panicked(cause) => ApiError::Internal {
+                cause: format!("solver thread failed: {cause}"),
+            },
+        }
+    }
 }
 
 impl ApiError {
@@ -117,6 +152,22 @@ impl ApiError {
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "payload_too_large",
                 "Payload too large",
+            ),
+            Self::RequestTimeout { .. } => (
+                StatusCode::REQUEST_TIMEOUT,
+                "request_timeout",
+                "Request timeout",
+            ),
+            Self::HeadersTooLarge { .. } => (
+                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+                "headers_too_large",
+                "Request headers too large",
+            ),
+            Self::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request", "Bad request"),
+            Self::NotImplemented(_) => (
+                StatusCode::NOT_IMPLEMENTED,
+                "not_implemented",
+                "Not implemented",
             ),
             Self::UnsupportedMediaType => (
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -175,6 +226,10 @@ impl IntoResponse for ApiError {
         headers.insert(CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
         if let Self::Overloaded { retry_after_secs } = self {
             headers.insert(RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        }
+        // The connection may hold the rest of a body that was not read: start afresh.
+        if matches!(self, Self::RequestTimeout { .. } | Self::BadRequest(_)) {
+            headers.insert(CONNECTION, HeaderValue::from_static("close"));
         }
         response
     }

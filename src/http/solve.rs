@@ -1,12 +1,19 @@
-//! `POST /solve`: a grid in, its solution out, in the notation it came in.
+//! `POST /solve`: a grid in, its solution out, in the notation it came in; and the solve
+//! on the solver pool that `/validate` shares, counted in the metrics by outcome.
+
+use std::num::NonZeroU64;
+use std::time::{Duration, Instant};
 
 use axum::extract::State;
 
 use super::AppState;
 use super::dto::{SolveRequest, SolveResponse, SolveStats};
 use super::json::ApiJson;
+use super::metrics::{Metrics, SolveOutcome};
 use super::problem::ApiError;
-use crate::solver::SolveOptions;
+use crate::grid::Grid;
+use crate::solver::{self, Outcome, SolveOptions, SolveReport};
+use crate::solver_pool::PoolError;
 use crate::validate::validate;
 
 /// Solves the grid of the request, or says why not.
@@ -26,17 +33,86 @@ pub async fn solve(
         // A second solution is all it takes to know the first is not unique.
         limit: if request.unique { 2 } else { 1 },
     };
-    let solved = state
-        .pool()
-        .solve(grid, options, request.timeout_ms)
-        .await?
-        .ok_or(ApiError::Unsolvable)?;
+    let report = solve_on_pool(&state, grid, options, request.timeout_ms).await?;
+    let Outcome::Solved { solution, count } = report.outcome else {
+        return Err(ApiError::Unsolvable);
+    };
     Ok(ApiJson(SolveResponse {
-        solution: request.grid.render(&solved.solution),
-        unique: request.unique.then_some(solved.count == 1),
+        solution: request.grid.render(&solution),
+        unique: request.unique.then_some(count == 1),
         stats: SolveStats {
-            elapsed_us: solved.elapsed.as_micros(),
-            guesses: solved.guesses,
+            elapsed_us: report.elapsed.as_micros(),
+            guesses: report.guesses,
         },
     }))
+}
+
+/// Solves `grid` on the solver pool, within the server's time limit or the lower
+/// `timeout_ms` a request asked for; the report's outcome is `Solved` or `Unsolvable`.
+pub(super) async fn solve_on_pool(
+    state: &AppState,
+    grid: Grid,
+    options: SolveOptions,
+    timeout_ms: Option<NonZeroU64>,
+) -> Result<SolveReport, ApiError> {
+    let limit = state
+        .pool()
+        .limit_for(timeout_ms.map(|ms| Duration::from_millis(ms.get())));
+    let mut count = SolveCount::start(state.metrics());
+    let result = state
+        .pool()
+        .run(limit, move |cancel| {
+            let report = solver::solve(&grid, &options, cancel);
+            (report.outcome != Outcome::Cancelled).then_some(report)
+        })
+        .await;
+    match &result {
+        Ok(report) => count.finish(
+            match report.outcome {
+                Outcome::Solved { .. } => SolveOutcome::Solved,
+                _ => SolveOutcome::Unsolvable,
+            },
+            report.elapsed,
+        ),
+        Err(PoolError::TimedOut { limit }) => count.finish(SolveOutcome::TimedOut, *limit),
+        // Refused before any solving, or a bug (logged as an internal error): no solve.
+        Err(_) => count.finish_uncounted(),
+    }
+    Ok(result?)
+}
+
+/// Counts a solve in the metrics once it ends, as abandoned when its request is dropped
+/// first (the client went away).
+struct SolveCount<'a> {
+    metrics: &'a Metrics,
+    started: Instant,
+    done: bool,
+}
+
+impl<'a> SolveCount<'a> {
+    fn start(metrics: &'a Metrics) -> Self {
+        SolveCount {
+            metrics,
+            started: Instant::now(),
+            done: false,
+        }
+    }
+
+    fn finish(&mut self, outcome: SolveOutcome, elapsed: Duration) {
+        self.metrics.observe_solve(outcome, elapsed);
+        self.done = true;
+    }
+
+    fn finish_uncounted(&mut self) {
+        self.done = true;
+    }
+}
+
+impl Drop for SolveCount<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            let elapsed = self.started.elapsed();
+            self.metrics.observe_solve(SolveOutcome::Abandoned, elapsed);
+        }
+    }
 }

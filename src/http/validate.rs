@@ -7,7 +7,8 @@ use super::AppState;
 use super::dto::{ValidateRequest, ValidateResponse};
 use super::json::ApiJson;
 use super::problem::ApiError;
-use crate::solver::{Order, SolveOptions};
+use super::solve::solve_on_pool;
+use crate::solver::{Order, Outcome, SolveOptions};
 use crate::validate::validate;
 
 /// Checks the grid of the request against the rules; 200 for any well-formed grid.
@@ -27,11 +28,10 @@ pub async fn validate_grid(
             order: Order::Fastest,
             limit: 2,
         };
-        let solved = state.pool().solve(grid, options, None).await?;
-        (
-            Some(solved.is_some()),
-            Some(solved.is_some_and(|solved| solved.count == 1)),
-        )
+        match solve_on_pool(&state, grid, options, None).await?.outcome {
+            Outcome::Solved { count, .. } => (Some(true), Some(count == 1)),
+            _ => (Some(false), Some(false)),
+        }
     };
     Ok(ApiJson(ValidateResponse {
         verdict,

@@ -5,10 +5,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// How long a yielding solve runs between two offers of the CPU: well under the latency
-/// of an easy request, and long enough that the offers cost a yielding solve little.
-const YIELD_INTERVAL: Duration = Duration::from_micros(50);
-
 /// When a solve must give up: at a deadline, after a time limit, when a shared flag is
 /// raised, or never.
 #[derive(Debug, Clone, Default)]
@@ -16,7 +12,6 @@ pub struct Cancellation {
     deadline: Option<Instant>,
     time_limit: Option<Duration>,
     flag: Option<Arc<AtomicBool>>,
-    yielding: bool,
 }
 
 impl Cancellation {
@@ -42,13 +37,6 @@ impl Cancellation {
     /// Also cancels once `flag` is set (from any thread).
     pub fn with_flag(mut self, flag: Arc<AtomicBool>) -> Self {
         self.flag = Some(flag);
-        self
-    }
-
-    /// Also gives up the CPU to other runnable threads every 50 µs, so a long
-    /// solve sharing the machine does not delay short ones.
-    pub fn yielding(mut self) -> Self {
-        self.yielding = true;
         self
     }
 
@@ -78,16 +66,13 @@ impl Cancellation {
 }
 
 /// Polls a [`Cancellation`] every `period` search nodes, so that a stop is noticed within
-/// a millisecond or two at little cost; a yielding solve also reads the (cheap, vDSO)
-/// clock at every node to offer the CPU on time.
+/// a millisecond or two at little cost.
 pub(crate) struct StopCheck<'a> {
     cancellation: &'a Cancellation,
     deadline: Option<Instant>,
     period: u32,
     countdown: u32,
     stopped: bool,
-    /// When a yielding solve last offered the CPU.
-    last_yield: Option<Instant>,
 }
 
 impl<'a> StopCheck<'a> {
@@ -101,21 +86,12 @@ impl<'a> StopCheck<'a> {
             period,
             countdown: period,
             stopped: cancellation.stopped_at(deadline, started),
-            last_yield: cancellation.yielding.then_some(started),
         }
     }
 
     /// Whether the search must stop; once true, stays true.
     #[inline]
     pub(crate) fn should_stop(&mut self) -> bool {
-        if let Some(last_yield) = self.last_yield {
-            // The clock is cheap (vDSO); the yield is a system call, so it waits its turn.
-            let now = Instant::now();
-            if now - last_yield >= YIELD_INTERVAL {
-                std::thread::yield_now();
-                self.last_yield = Some(now);
-            }
-        }
         if self.countdown == 0 {
             self.countdown = self.period;
             self.stopped =

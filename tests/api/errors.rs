@@ -284,9 +284,9 @@ async fn a_body_in_pieces_over_the_limit_is_413() {
     let server = spawn_app(limits).await;
     let body = json!({ "grid": ".".repeat(81), "order": "lexicographic" }).to_string();
     let (first, second) = body.as_bytes().split_at(60);
-    let (status, answer) = post_chunked(&server, "/solve", &[first, second]).await;
-    assert_eq!(status, 413, "{answer}");
-    let problem: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    let answer = post_chunked(&server, "/solve", &[first, second]).await;
+    assert_eq!(answer.status, 413, "{answer:?}");
+    let problem: serde_json::Value = serde_json::from_str(&answer.body).unwrap();
     assert_eq!(problem["code"], "payload_too_large");
 }
 
@@ -304,10 +304,10 @@ async fn a_body_in_pieces_of_exactly_the_limit_is_read_and_one_byte_more_is_413(
     );
     assert_eq!(at_limit.len(), 100);
     let (first, second) = at_limit.as_bytes().split_at(50);
-    let (status, answer) = post_chunked(&server, "/solve", &[first, second]).await;
-    assert_eq!(status, 200, "{answer}");
-    let (status, answer) = post_chunked(&server, "/solve", &[first, second, b" "]).await;
-    assert_eq!(status, 413, "{answer}");
+    let answer = post_chunked(&server, "/solve", &[first, second]).await;
+    assert_eq!(answer.status, 200, "{answer:?}");
+    let answer = post_chunked(&server, "/solve", &[first, second, b" "]).await;
+    assert_eq!(answer.status, 413, "{answer:?}");
 }
 
 #[tokio::test]
@@ -351,7 +351,7 @@ async fn a_panic_is_500_internal_without_its_message_and_the_app_lives_on() {
             .route("/panic", routing::get(panics))
             .route("/fine", routing::get(|| async { "fine" })),
         Metrics::new(1),
-        1024,
+        &limits(),
     );
     let answer = get(&router, "/panic").await;
     let problem = answer.problem(StatusCode::INTERNAL_SERVER_ERROR, "internal");

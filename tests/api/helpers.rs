@@ -8,18 +8,18 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode, header};
+use clap::Parser;
 use serde_json::Value;
-use sudoku_service::config::{ListenArgs, LogFormat, ServeConfig};
+use sudoku_service::config::{LogFormat, ServeConfig};
 use sudoku_service::grid::Grid;
 use sudoku_service::http::{self, AppState, Limits};
-use sudoku_service::server;
+use sudoku_service::service;
 use sudoku_service::validate::validate;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
 use tower::ServiceExt;
 
 pub use crate::busy_grid::busy_grid;
+pub use crate::common::raw_http::{RawConnection, RawResponse, request_bytes};
 
 /// A solve limit long enough that no test grid but the busy one ever reaches it.
 pub const GENEROUS_TIMEOUT: Duration = Duration::from_secs(30);
@@ -46,6 +46,9 @@ pub fn limits() -> Limits {
         solver_concurrency: NonZeroUsize::new(2).unwrap(),
         queue_length: 16,
         body_limit_bytes: 65536,
+        body_read_timeout: GENEROUS_TIMEOUT,
+        body_budget_bytes: 32 << 20,
+        header_limit_bytes: 8192,
     }
 }
 
@@ -118,8 +121,13 @@ pub fn assert_problem(headers: &HeaderMap, body: &Value, status: StatusCode, cod
     body.clone()
 }
 
-/// Sends one request through the router, without a socket.
-pub async fn send(app: &Router, request: Request<Body>) -> Answer {
+/// Sends one request through the router, without a socket, with a `Host` header as every
+/// HTTP/1.1 client sends one.
+pub async fn send(app: &Router, mut request: Request<Body>) -> Answer {
+    if !request.headers().contains_key(header::HOST) {
+        let host = header::HeaderValue::from_static("test");
+        request.headers_mut().insert(header::HOST, host);
+    }
     let response = app.clone().oneshot(request).await.expect("infallible");
     let status = response.status();
     let headers = response.headers().clone();
@@ -161,11 +169,15 @@ pub async fn get(app: &Router, path: &str) -> Answer {
     send(app, request).await
 }
 
-/// The real server, running on a random port until dropped.
+/// The real server, running on a random port on a runtime of its own until dropped.
 pub struct TestApp {
     pub addr: SocketAddr,
+    /// An HTTP/1.1 client.
     pub client: reqwest::Client,
-    _shutdown: oneshot::Sender<()>,
+    /// An HTTP/2 client (prior knowledge, as service meshes use it): dropping one of its
+    /// requests resets that request's stream alone, which the server sees at once.
+    pub h2: reqwest::Client,
+    shutdown: Option<oneshot::Sender<()>>,
 }
 
 impl TestApp {
@@ -209,16 +221,33 @@ impl TestApp {
         }
         panic!("{series} never reached {value}");
     }
+
+    /// Starts the server's shutdown, as SIGTERM would.
+    pub fn begin_shutdown(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+    }
+
+    /// Runs blocking client code (a [`RawConnection`]) off the test's async workers.
+    pub async fn blocking<T: Send + 'static>(
+        &self,
+        client: impl FnOnce(SocketAddr) -> T + Send + 'static,
+    ) -> T {
+        let addr = self.addr;
+        tokio::task::spawn_blocking(move || client(addr))
+            .await
+            .expect("the client code does not panic")
+    }
 }
 
 /// POSTs `pieces` to `path` on `server` as one JSON body in chunked transfer encoding, one
 /// chunk per piece, so the server reads the body in several parts and without a length up
-/// front. Returns the status code and the response body.
-pub async fn post_chunked(server: &TestApp, path: &str, pieces: &[&[u8]]) -> (u16, String) {
+/// front.
+pub async fn post_chunked(server: &TestApp, path: &str, pieces: &[&[u8]]) -> RawResponse {
     let mut request = format!(
-        "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-         Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
-        server.addr
+        "POST {path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n\
+         Transfer-Encoding: chunked\r\n\r\n"
     )
     .into_bytes();
     for piece in pieces {
@@ -227,23 +256,10 @@ pub async fn post_chunked(server: &TestApp, path: &str, pieces: &[&[u8]]) -> (u1
         request.extend_from_slice(b"\r\n");
     }
     request.extend_from_slice(b"0\r\n\r\n");
-    let mut stream = TcpStream::connect(server.addr).await.unwrap();
-    stream.write_all(&request).await.unwrap();
-    let mut response = String::new();
-    // A bound, so a server that waits for more body fails the test instead of hanging it.
-    tokio::time::timeout(GENEROUS_TIMEOUT, stream.read_to_string(&mut response))
+    server
+        .blocking(move |addr| RawConnection::open(addr).send(&request).response())
         .await
-        .expect("the server answers and closes the connection")
-        .unwrap();
-    let (head, body) = response
-        .split_once("\r\n\r\n")
-        .expect("an HTTP response has a blank line after its head");
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .expect("an HTTP status line");
-    (status, body.to_owned())
+        .expect("the server answers")
 }
 
 /// The value of the line of a Prometheus text exposition that starts with `series`.
@@ -253,43 +269,65 @@ pub fn metric_value(text: &str, series: &str) -> f64 {
         .map_or(0.0, |value| value.trim().parse().expect("a number"))
 }
 
-/// The server configuration for `limits`, listening on 127.0.0.1:0.
+/// The server configuration for `limits`, listening on 127.0.0.1:0, with the server's
+/// own defaults for everything else.
 pub fn serve_config(limits: Limits) -> ServeConfig {
-    ServeConfig {
-        listen: ListenArgs {
-            listen_addr: "127.0.0.1:0".parse().unwrap(),
-            port: None,
-        },
-        solve_timeout_ms: limits.solve_timeout.as_millis() as u64,
-        solver_concurrency: Some(limits.solver_concurrency),
-        // More than one, so that tests cross threads wherever the server does.
-        connection_threads: NonZeroUsize::new(2),
-        queue_length: u32::try_from(limits.queue_length).expect("test queues are short"),
-        body_limit_bytes: limits.body_limit_bytes,
-        shutdown_grace_secs: 5,
-        log_format: LogFormat::Text,
-        log_filter: "info".into(),
+    /// `serve`'s flags alone, to read the server's defaults.
+    #[derive(clap::Parser)]
+    struct Serve {
+        #[command(flatten)]
+        config: ServeConfig,
     }
+    let mut config = Serve::parse_from(["serve", "--listen-addr", "127.0.0.1:0"]).config;
+    config.solve_timeout_ms = limits.solve_timeout.as_millis() as u64;
+    config.solver_concurrency = Some(limits.solver_concurrency);
+    config.queue_length = u32::try_from(limits.queue_length).expect("test queues are short");
+    config.body_limit_bytes = limits.body_limit_bytes;
+    config.body_read_timeout_ms = limits.body_read_timeout.as_millis() as u64;
+    config.body_budget_bytes = limits.body_budget_bytes;
+    config.header_limit_bytes = limits.header_limit_bytes as u32;
+    config.log_format = LogFormat::Text;
+    config.log_filter = "info".into();
+    config
 }
 
 /// Starts the real server on 127.0.0.1 with a port of the system's choosing.
 pub async fn spawn_app(limits: Limits) -> TestApp {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    spawn_app_with(serve_config(limits))
+}
+
+/// Starts the real server under `config` (its listen address is ignored: 127.0.0.1:0),
+/// on a runtime of its own, so tests may block on their side without slowing it down.
+pub fn spawn_app_with(config: ServeConfig) -> TestApp {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();
     let (shutdown, stop) = oneshot::channel::<()>();
-    let config = serve_config(limits);
-    tokio::spawn(async move {
-        server::run(listener, &config, async {
-            // A dropped sender stops the server as well as a sent message.
-            let _ = stop.await;
-        })
-        .await
-        .expect("the server starts");
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            service::run(listener, &config, async {
+                // A dropped sender stops the server as well as a sent message.
+                let _ = stop.await;
+            })
+            .await;
+        });
+        // Solver threads of abandoned requests stop within milliseconds.
+        runtime.shutdown_timeout(Duration::from_secs(1));
     });
     TestApp {
         addr,
         client: reqwest::Client::new(),
-        _shutdown: shutdown,
+        h2: reqwest::Client::builder()
+            .http2_prior_knowledge()
+            .build()
+            .unwrap(),
+        shutdown: Some(shutdown),
     }
 }
 

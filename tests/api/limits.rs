@@ -1,8 +1,8 @@
 //! The solver pool against the real server: bounded concurrency, the wait queue, 503s at
-//! once when it is full, time limits that free the slot, and clients that go away.
+//! once when it is full, time limits that free the slot, a solver kept for easy grids,
+//! and clients that go away.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -21,10 +21,11 @@ use crate::helpers::{
 const IN_USE: &str = "sudoku_solver_slots_in_use";
 const QUEUED: &str = "sudoku_solver_queue_depth";
 
-/// Starts a solve of the busy grid that holds a solver until the request goes away.
+/// Starts a solve of the busy grid that holds a solver until the request goes away (over
+/// HTTP/2, where dropping the request resets its stream).
 fn hold_a_solver(server: &TestApp) -> tokio::task::JoinHandle<reqwest::Result<reqwest::Response>> {
     let request = server
-        .client
+        .h2
         .post(server.url("/solve"))
         .json(&json!({ "grid": busy_grid() }));
     tokio::spawn(request.send())
@@ -121,8 +122,8 @@ async fn beyond_the_queue_requests_get_503_overloaded_with_retry_after() {
     let busy = hold_a_solver(&server);
     server.wait_for_metric(IN_USE, 1.0).await;
 
-    // A second hard grid outlasts its quick attempt and finds no slot and no queue.
-    let turned_away = server.post("/solve", &json!({ "grid": busy_grid() })).await;
+    // A second grid finds no solver and no place in the queue: refused before solving.
+    let turned_away = server.post("/solve", &json!({ "grid": CLASSIC })).await;
     assert_eq!(turned_away.headers()["retry-after"], "30");
     problem_of(turned_away, StatusCode::SERVICE_UNAVAILABLE, "overloaded").await;
     // `/validate` without `solvable` never needs a solver.
@@ -137,7 +138,7 @@ async fn requests_beyond_the_solvers_wait_in_the_queue() {
     let busy = hold_a_solver(&server);
     server.wait_for_metric(IN_USE, 1.0).await;
 
-    // A second hard grid outlasts its quick attempt and waits for the only solver.
+    // A second grid waits for the only solver, in the queue's one place.
     let waiting = tokio::spawn(
         server
             .client
@@ -148,76 +149,56 @@ async fn requests_beyond_the_solvers_wait_in_the_queue() {
     server.wait_for_metric(QUEUED, 1.0).await;
     let turned_away = server.post("/solve", &json!({ "grid": busy_grid() })).await;
     problem_of(turned_away, StatusCode::SERVICE_UNAVAILABLE, "overloaded").await;
-    // An easy puzzle is still answered: it needs neither a slot nor a place in the queue.
-    let easy = server.post("/solve", &json!({ "grid": CLASSIC })).await;
-    assert_eq!(easy.status(), StatusCode::OK);
 
     // The busy client gives up; its solve stops and the waiting request gets the solver,
     // where it runs into its own limit.
     busy.abort();
     server.wait_for_metric(QUEUED, 0.0).await;
-    server.wait_for_metric(IN_USE, 1.0).await;
     let answered = waiting.await.unwrap().unwrap();
     problem_of(answered, StatusCode::SERVICE_UNAVAILABLE, "solve_timeout").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_easy_puzzle_does_not_wait_behind_a_busy_solver() {
-    // No queue at all: the easy puzzle needs neither a slot nor a place in the queue.
-    let server = spawn_app(one_solver(0, GENEROUS_TIMEOUT)).await;
-    let busy = hold_a_solver(&server);
+async fn with_two_solvers_an_easy_puzzle_does_not_wait_behind_hard_ones() {
+    // Two solvers: hard grids may hold only one of them, so the other stays for easy ones.
+    let server = spawn_app(Limits {
+        solver_concurrency: NonZeroUsize::new(2).unwrap(),
+        queue_length: 4,
+        ..limits()
+    })
+    .await;
+    let busy = [hold_a_solver(&server), hold_a_solver(&server)];
     server.wait_for_metric(IN_USE, 1.0).await;
+    server.wait_for_metric(QUEUED, 1.0).await;
 
     let easy = server.post("/solve", &json!({ "grid": CLASSIC })).await;
     assert_eq!(easy.status(), StatusCode::OK);
     let body: Value = easy.json().await.unwrap();
     assert_eq!(body["solution"], CLASSIC_SOLUTION);
-    // The only solver slot was busy all along: the answer did not come from it.
+    // One hard grid holds a solver, the other still waits for it.
     assert_eq!(server.metric(IN_USE).await, 1.0);
-    busy.abort();
+    assert_eq!(server.metric(QUEUED).await, 1.0);
+    busy.iter().for_each(tokio::task::JoinHandle::abort);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_client_that_disconnects_cancels_its_solve() {
+async fn a_client_that_goes_away_cancels_its_solve_and_is_counted() {
     let server = spawn_app(one_solver(0, GENEROUS_TIMEOUT)).await;
-    let body = json!({ "grid": busy_grid() }).to_string();
-    let mut client = TcpStream::connect(server.addr).unwrap();
-    write!(
-        client,
-        "POST /solve HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
+    let busy = hold_a_solver(&server);
     server.wait_for_metric(IN_USE, 1.0).await;
 
-    drop(client);
+    busy.abort();
     server
         .wait_for_metric(r#"sudoku_solves_total{outcome="abandoned"}"#, 1.0)
         .await;
+    server
+        .wait_for_metric(
+            r#"sudoku_http_requests_total{route="/solve",status="499"}"#,
+            1.0,
+        )
+        .await;
     // Long before the 30 s limit, the only solver is free for the next request.
+    server.wait_for_metric(IN_USE, 0.0).await;
     let easy = server.post("/solve", &json!({ "grid": CLASSIC })).await;
     assert_eq!(easy.status(), StatusCode::OK);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_client_that_sends_its_headers_too_slowly_is_disconnected() {
-    let server = spawn_app(limits()).await;
-    let addr = server.addr;
-    let read = tokio::task::spawn_blocking(move || {
-        let mut client = TcpStream::connect(addr).unwrap();
-        client
-            .write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\n")
-            .unwrap();
-        // Far beyond the server's header timeout: a guard against hanging, not a measure.
-        client
-            .set_read_timeout(Some(Duration::from_secs(60)))
-            .unwrap();
-        client.read(&mut [0; 64])
-    });
-    assert_eq!(
-        read.await
-            .unwrap()
-            .expect("the server closes, not the guard"),
-        0
-    );
 }

@@ -2,7 +2,10 @@
 //! on a random port. One module per feature; `helpers` starts apps and builds grids.
 
 mod busy_grid;
+#[path = "../common/mod.rs"]
+mod common;
 mod errors;
+mod faults;
 mod healthcheck;
 mod helpers;
 mod limits;

@@ -217,8 +217,8 @@ async fn a_body_sent_in_pieces_is_read_whole() {
     let body = json!({ "grid": CLASSIC }).to_string();
     let (head, tail) = body.as_bytes().split_at(body.len() / 2);
     let (middle, end) = tail.split_at(1);
-    let (status, answer) = post_chunked(&server, "/solve", &[head, middle, end]).await;
-    assert_eq!(status, 200, "{answer}");
-    let answer: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    let answer = post_chunked(&server, "/solve", &[head, middle, end]).await;
+    assert_eq!(answer.status, 200, "{answer:?}");
+    let answer: serde_json::Value = serde_json::from_str(&answer.body).unwrap();
     assert_eq!(answer["solution"], CLASSIC_SOLUTION);
 }

@@ -8,6 +8,8 @@
 // Each test binary uses its own part of this module.
 #![allow(dead_code)]
 
+pub mod raw_http;
+
 use std::fmt::Write as _;
 use std::path::PathBuf;
 

@@ -1,12 +1,17 @@
-//! A connection that reads what its client still sends before it closes ("lingering
-//! close", as nginx and Apache do it).
+//! The client's TCP stream as the server uses it: writes that stall are cut off, and the
+//! close lingers.
 //!
-//! A server may answer before it has read the whole request, as a 413 for an oversized
-//! body does. Closing a socket that still has unread data makes the kernel send a reset,
-//! and a reset can destroy the answer before the client has read it: the client sees
-//! "connection reset" instead of the 413. So when hyper shuts a connection down after
-//! its last answer, this stream first sends its FIN, then reads and discards until the
-//! client closes too, sends nothing for [`LINGER_IDLE`], or [`LINGER_LIMIT`] has passed.
+//! **Write timeout.** A client that never reads its answers fills the socket's buffers,
+//! and then every write waits. A write (or flush) that has waited for the write timeout
+//! fails with `TimedOut`, and the connection ends.
+//!
+//! **Lingering close** (as nginx and Apache do it). A server may answer before it has read
+//! the whole request, as a 413 for an oversized body does. Closing a socket that still has
+//! unread data makes the kernel send a reset, and a reset can destroy the answer before
+//! the client has read it: the client sees "connection reset" instead of the 413. So when
+//! hyper shuts a connection down after its last answer, this stream first sends its FIN,
+//! then reads and discards until the client closes too, sends nothing for
+//! [`LINGER_IDLE`], or [`LINGER_LIMIT`] has passed.
 
 use std::io;
 use std::pin::Pin;
@@ -22,13 +27,16 @@ use tokio::time::{Instant, Sleep};
 const LINGER_LIMIT: Duration = Duration::from_secs(5);
 
 /// How long a lingering connection waits for the client to send more: a client that
-/// sends nothing has no data for a reset to destroy, and an idle keep-alive connection
-/// closed by a shutdown should not hold it up for long.
-const LINGER_IDLE: Duration = Duration::from_secs(1);
+/// sends nothing has no data for a reset to destroy, and a stalled or idle connection
+/// that is closed should not stay open for long.
+const LINGER_IDLE: Duration = Duration::from_millis(250);
 
-/// A TCP stream whose shutdown lingers (see the module docs).
-pub struct LingeringClose {
+/// A client's TCP stream with a write timeout and a lingering close (see the module docs).
+pub struct ClientStream {
     stream: TcpStream,
+    write_timeout: Duration,
+    /// Set while a write waits: when it gives up.
+    write_stall: Option<Pin<Box<Sleep>>>,
     /// Set when the lingering starts.
     linger: Option<Linger>,
 }
@@ -55,13 +63,36 @@ impl Linger {
     }
 }
 
-impl LingeringClose {
-    /// Wraps `stream`.
-    pub fn new(stream: TcpStream) -> Self {
-        LingeringClose {
+impl ClientStream {
+    /// Wraps `stream`, whose writes may wait at most `write_timeout`.
+    pub fn new(stream: TcpStream, write_timeout: Duration) -> Self {
+        ClientStream {
             stream,
+            write_timeout,
+            write_stall: None,
             linger: None,
         }
+    }
+
+    /// Passes a write's outcome on, failing it once it has waited for the write timeout.
+    fn within_write_timeout<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        polled: Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
+        if polled.is_ready() {
+            self.write_stall = None;
+            return polled;
+        }
+        let timeout = self.write_timeout;
+        let stall = self
+            .write_stall
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
+        ready!(stall.as_mut().poll(cx));
+        Poll::Ready(Err(io::Error::new(
+            io::ErrorKind::TimedOut,
+            "the client has not read its answer within the write timeout",
+        )))
     }
 
     /// Reads and discards until the client closes, the stream fails, or the linger ends.
@@ -85,7 +116,7 @@ impl LingeringClose {
     }
 }
 
-impl AsyncRead for LingeringClose {
+impl AsyncRead for ClientStream {
     fn poll_read(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -95,13 +126,14 @@ impl AsyncRead for LingeringClose {
     }
 }
 
-impl AsyncWrite for LingeringClose {
+impl AsyncWrite for ClientStream {
     fn poll_write(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write(cx, buf)
+        let polled = Pin::new(&mut self.stream).poll_write(cx, buf);
+        self.within_write_timeout(cx, polled)
     }
 
     fn poll_write_vectored(
@@ -109,7 +141,8 @@ impl AsyncWrite for LingeringClose {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+        let polled = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
+        self.within_write_timeout(cx, polled)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -117,13 +150,15 @@ impl AsyncWrite for LingeringClose {
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.stream).poll_flush(cx)
+        let polled = Pin::new(&mut self.stream).poll_flush(cx);
+        self.within_write_timeout(cx, polled)
     }
 
     /// Sends the FIN, then lingers; lingering never fails the shutdown.
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         if self.linger.is_none() {
-            ready!(Pin::new(&mut self.stream).poll_shutdown(cx))?;
+            let polled = Pin::new(&mut self.stream).poll_shutdown(cx);
+            ready!(self.within_write_timeout(cx, polled))?;
         }
         self.poll_linger(cx).map(Ok)
     }

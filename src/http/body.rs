@@ -1,0 +1,135 @@
+//! Reading a request body into memory, under three bounds: the body limit (axum's
+//! [`DefaultBodyLimit`](axum::extract::DefaultBodyLimit), which the router sets), a time
+//! limit for the whole body, and a budget of buffered bytes that all requests share.
+//!
+//! The budget is what bounds the memory of many clients that each send a body slowly: every
+//! piece is counted against it before it is kept, and the count is given back when the
+//! body is dropped. A request that would go over waits [`BUDGET_WAIT`] for others to give
+//! bytes back, then gets 503 `overloaded`. Pieces are copied out of hyper's buffers as they
+//! arrive, so a connection's read buffer is free again for the next read.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::RequestExt;
+use axum::body::Body;
+use axum::extract::Request;
+use http_body_util::{BodyExt, LengthLimitError};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::time::Instant;
+
+use super::problem::ApiError;
+
+/// How long a body may wait for room in the budget before it gets 503 `overloaded`: long
+/// enough to ride out a burst of bodies, short enough that a client learns it soon.
+const BUDGET_WAIT: Duration = Duration::from_millis(100);
+
+/// The server-wide budget of request body bytes held in memory; cheap to clone.
+#[derive(Clone)]
+pub struct BodyBudget(Arc<Semaphore>);
+
+impl BodyBudget {
+    /// A budget of `bytes` (at most [`Semaphore::MAX_PERMITS`]).
+    pub fn new(bytes: usize) -> Self {
+        BodyBudget(Arc::new(Semaphore::new(bytes.min(Semaphore::MAX_PERMITS))))
+    }
+
+    /// Bytes not held by any body now.
+    pub fn available(&self) -> usize {
+        self.0.available_permits()
+    }
+
+    /// Reserves `bytes`, waiting at most [`BUDGET_WAIT`] for them.
+    async fn reserve(&self, bytes: usize) -> Result<OwnedSemaphorePermit, ApiError> {
+        let count = u32::try_from(bytes).map_err(|_| overloaded())?;
+        if let Ok(permit) = Arc::clone(&self.0).try_acquire_many_owned(count) {
+            return Ok(permit);
+        }
+        tokio::time::timeout(BUDGET_WAIT, Arc::clone(&self.0).acquire_many_owned(count))
+            .await
+            .map_err(|_| overloaded())?
+            .map_err(|_| overloaded())
+    }
+}
+
+fn overloaded() -> ApiError {
+    ApiError::Overloaded {
+        retry_after_secs: 1,
+    }
+}
+
+/// A request body held in memory, and its share of the budget until it is dropped.
+pub struct BufferedBody {
+    /// The body's bytes.
+    pub bytes: Vec<u8>,
+    _reserved: Option<OwnedSemaphorePermit>,
+}
+
+/// Reads the body of `request` whole: 413 `payload_too_large` past `limit` (at once when
+/// its `Content-Length` says so, before a `100 Continue` goes out), 408 `request_timeout`
+/// when it has not all arrived within `timeout`, 503 `overloaded` when the budget has no
+/// room for it.
+pub async fn read_whole(
+    request: Request,
+    budget: &BodyBudget,
+    limit: usize,
+    timeout: Duration,
+) -> Result<BufferedBody, ApiError> {
+    let declared = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(ApiError::PayloadTooLarge { limit });
+    }
+    let deadline = Instant::now() + timeout;
+    let mut body: Body = request.into_limited_body();
+    // A declared length is reserved and allocated at once; a body without one (chunked)
+    // reserves and grows piece by piece.
+    let mut reserved = match declared {
+        Some(length) => Some(budget.reserve(length as usize).await?),
+        None => None,
+    };
+    let mut bytes = Vec::with_capacity(declared.map_or(0, |length| length as usize));
+    loop {
+        let frame = tokio::time::timeout_at(deadline, body.frame())
+            .await
+            .map_err(|_| ApiError::RequestTimeout { timeout })?;
+        let Some(frame) = frame else { break };
+        let frame = frame.map_err(|error| read_error(&error, limit))?;
+        // Trailers carry no JSON.
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        let held = reserved
+            .as_ref()
+            .map_or(0, OwnedSemaphorePermit::num_permits);
+        let missing = (bytes.len() + data.len()).saturating_sub(held);
+        if missing > 0 {
+            let permit = budget.reserve(missing).await?;
+            match &mut reserved {
+                Some(held) => held.merge(permit),
+                None => reserved = Some(permit),
+            }
+        }
+        // Exact growth: the capacity stays what the budget counts.
+        bytes.reserve_exact(data.len());
+        bytes.extend_from_slice(&data);
+    }
+    Ok(BufferedBody {
+        bytes,
+        _reserved: reserved,
+    })
+}
+
+/// The answer to a body that failed to arrive: over the limit, or cut off.
+fn read_error(error: &axum::Error, limit: usize) -> ApiError {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(current) = cause {
+        if current.is::<LengthLimitError>() {
+            return ApiError::PayloadTooLarge { limit };
+        }
+        cause = current.source();
+    }
+    ApiError::InvalidJson(format!("cannot read the request body: {error}"))
+}

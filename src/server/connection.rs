@@ -1,0 +1,255 @@
+//! Serving one connection with hyper-util's automatic HTTP/1.1 and HTTP/2 server, until
+//! the client is done, a timeout ends it, or the server shuts down.
+//!
+//! Timeouts, from the outside in:
+//!
+//! - **header read** (hyper, HTTP/1.1): a request's head must arrive whole within it,
+//!   counted from when the connection starts waiting for it, that is also from the end of
+//!   the previous answer on a kept-alive connection;
+//! - **idle** (here, both protocols): a connection with no request in flight for this long
+//!   is shut down gracefully, which also ends one that never said which protocol it speaks;
+//! - **write** (`ClientStream`): a write that waits this long for a client that does not
+//!   read fails, and the connection ends;
+//! - the body read timeout is the HTTP layer's; its 408 answer closes the connection.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::http::{Response, StatusCode};
+use http_body::{Frame, SizeHint};
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use tokio::net::TcpStream;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+use tower::ServiceExt;
+
+use super::client_stream::ClientStream;
+use super::{CloseReason, ConnectionObserver, ServerSettings};
+
+/// Room beyond the header limit in hyper's read buffer, so a head somewhat over the limit
+/// is still read whole and answered 431 in the API's error format; a larger one gets
+/// hyper's own 431, without a body.
+const HEAD_BUFFER_SLACK: usize = 8 * 1024;
+
+/// Requests that one HTTP/2 connection may have in flight at once.
+const HTTP2_MAX_STREAMS: u32 = 64;
+
+/// HTTP/2 flow-control windows: bytes a client may send before the server has read them,
+/// per request and per connection. Request bodies are small, and a small window bounds
+/// what a connection can make the server buffer.
+const HTTP2_WINDOW: u32 = 64 * 1024;
+
+/// The HTTP/1.1 and HTTP/2 connection settings of `settings`.
+pub(super) fn builder(settings: &ServerSettings) -> auto::Builder<TokioExecutor> {
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(settings.header_read_timeout)
+        .max_buf_size(settings.header_limit_bytes + HEAD_BUFFER_SLACK)
+        // A client that shuts its side down after its request still gets the answer.
+        .half_close(true);
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .max_header_list_size(
+            u32::try_from(settings.header_limit_bytes + HEAD_BUFFER_SLACK).unwrap_or(u32::MAX),
+        )
+        .max_concurrent_streams(HTTP2_MAX_STREAMS)
+        .initial_stream_window_size(HTTP2_WINDOW)
+        .initial_connection_window_size(HTTP2_WINDOW);
+    builder
+}
+
+/// What a connection needs from the server: its settings, the app, and the signals to
+/// drain (finish requests, then close) and to stop at once.
+pub(super) struct Shared {
+    pub builder: auto::Builder<TokioExecutor>,
+    pub app: Router,
+    pub settings: ServerSettings,
+    pub observer: Arc<dyn ConnectionObserver>,
+    pub drain: CancellationToken,
+    pub stop: CancellationToken,
+}
+
+/// Serves `stream` until it ends, and tells the observer how.
+pub(super) async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
+    shared.observer.opened();
+    let activity = Arc::new(Activity::new());
+    let io = TokioIo::new(ClientStream::new(stream, shared.settings.write_timeout));
+    let service = {
+        let (app, activity) = (shared.app.clone(), Arc::clone(&activity));
+        hyper::service::service_fn(move |request| {
+            tracked(app.clone(), Arc::clone(&activity), request)
+        })
+    };
+    let connection = shared.builder.serve_connection(io, service);
+    let mut connection = std::pin::pin!(connection);
+    let idle_timeout = shared.settings.idle_timeout;
+    let mut closed_by_server = None;
+    let ended = loop {
+        tokio::select! {
+            ended = connection.as_mut() => break ended,
+            () = activity.idle_for(idle_timeout), if closed_by_server.is_none() => {
+                closed_by_server = Some(CloseReason::IdleTimeout);
+                connection.as_mut().graceful_shutdown();
+            }
+            () = shared.drain.cancelled(), if closed_by_server.is_none() => {
+                closed_by_server = Some(CloseReason::Shutdown);
+                connection.as_mut().graceful_shutdown();
+            }
+            () = shared.stop.cancelled() => break Ok(()),
+        }
+    };
+    let reason = match ended {
+        _ if shared.stop.is_cancelled() => CloseReason::Shutdown,
+        Err(error) => {
+            tracing::debug!(%error, %peer, "connection ended with an error");
+            match error_reason(&*error) {
+                // A graceful shutdown the server asked for may end in an error.
+                CloseReason::Error => closed_by_server.unwrap_or(CloseReason::Error),
+                timeout => timeout,
+            }
+        }
+        Ok(()) if activity.body_timed_out.load(Ordering::Relaxed) => CloseReason::BodyTimeout,
+        Ok(()) => closed_by_server.unwrap_or(CloseReason::Client),
+    };
+    shared.observer.closed(reason);
+}
+
+/// Serves one request through the app, counted in flight until its answer has been sent
+/// whole (or dropped).
+async fn tracked(
+    app: Router,
+    activity: Arc<Activity>,
+    request: hyper::Request<Incoming>,
+) -> Result<Response<TrackedBody>, Infallible> {
+    let in_flight = activity.begin();
+    let response = app.oneshot(request).await?;
+    if response.status() == StatusCode::REQUEST_TIMEOUT {
+        activity.body_timed_out.store(true, Ordering::Relaxed);
+    }
+    Ok(response.map(|body| TrackedBody {
+        body,
+        _in_flight: in_flight,
+    }))
+}
+
+/// A response body that keeps its request counted in flight while it is being sent.
+struct TrackedBody {
+    body: Body,
+    _in_flight: InFlight,
+}
+
+impl http_body::Body for TrackedBody {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// Why a connection that failed ended: one of the server's timeouts, or some other error
+/// (a malformed request, a reset).
+fn error_reason(error: &(dyn std::error::Error + 'static)) -> CloseReason {
+    let mut cause = Some(error);
+    while let Some(current) = cause {
+        if current
+            .downcast_ref::<hyper::Error>()
+            .is_some_and(hyper::Error::is_timeout)
+        {
+            return CloseReason::HeaderTimeout;
+        }
+        if current
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut)
+        {
+            return CloseReason::WriteTimeout;
+        }
+        cause = current.source();
+    }
+    CloseReason::Error
+}
+
+/// Whether a connection has requests in flight, and since when it has had none.
+struct Activity {
+    started: Instant,
+    in_flight: AtomicUsize,
+    /// Milliseconds from `started` to when the last request began or ended.
+    last_change_ms: AtomicU64,
+    /// Set when an answer was 408: the body of a request did not arrive in time.
+    body_timed_out: AtomicBool,
+}
+
+impl Activity {
+    fn new() -> Self {
+        Activity {
+            started: Instant::now(),
+            in_flight: AtomicUsize::new(0),
+            last_change_ms: AtomicU64::new(0),
+            body_timed_out: AtomicBool::new(false),
+        }
+    }
+
+    /// Counts a request in flight until the guard is dropped.
+    fn begin(self: &Arc<Self>) -> InFlight {
+        self.in_flight.fetch_add(1, Ordering::Relaxed);
+        self.touch();
+        InFlight(Arc::clone(self))
+    }
+
+    fn touch(&self) {
+        let now = self.started.elapsed().as_millis() as u64;
+        self.last_change_ms.store(now, Ordering::Relaxed);
+    }
+
+    /// Completes once the connection has had no request in flight for `timeout`.
+    async fn idle_for(&self, timeout: Duration) {
+        loop {
+            let last_change =
+                self.started + Duration::from_millis(self.last_change_ms.load(Ordering::Relaxed));
+            let busy = self.in_flight.load(Ordering::Relaxed) > 0;
+            if !busy && Instant::now() >= last_change + timeout {
+                return;
+            }
+            // While busy, look again a period on: a request's end moves the mark anyway.
+            let next_look = if busy {
+                Instant::now() + timeout
+            } else {
+                last_change + timeout
+            };
+            tokio::time::sleep_until(next_look).await;
+        }
+    }
+}
+
+/// A request in flight on a connection.
+struct InFlight(Arc<Activity>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.touch();
+        self.0.in_flight.fetch_sub(1, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,64 @@
+//! The service put together: the configuration, the HTTP API and the server that serves
+//! it, plus the upkeep that runs beside them.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+
+use crate::config::ServeConfig;
+use crate::http::{self, AppState};
+use crate::server::{self, ServerError};
+
+/// How often histogram samples are folded in, so memory stays flat without scrapes.
+const METRICS_UPKEEP_PERIOD: Duration = Duration::from_secs(5);
+
+/// Binds the configured address and serves until SIGTERM or SIGINT.
+pub async fn serve(config: ServeConfig) -> Result<(), ServerError> {
+    // Signal handlers first: a SIGTERM that arrives once the address is logged must drain.
+    let shutdown = server::shutdown_signal()?;
+    let listener = server::bind(config.listen.addr(), config.listen_backlog)?;
+    run(listener, &config, shutdown).await;
+    Ok(())
+}
+
+/// Serves the API on `listener` under `config` until `shutdown` completes, then drains.
+pub async fn run(listener: TcpListener, config: &ServeConfig, shutdown: impl Future<Output = ()>) {
+    let limits = config.limits();
+    let settings = config.server_settings();
+    let state = AppState::new(limits);
+    match listener.local_addr() {
+        Ok(addr) => tracing::info!(
+            %addr,
+            solve_timeout_ms = limits.solve_timeout.as_millis(),
+            solver_concurrency = limits.solver_concurrency.get(),
+            queue_length = limits.queue_length,
+            max_connections = settings.max_connections,
+            body_budget_bytes = limits.body_budget_bytes,
+            "listening"
+        ),
+        Err(error) => tracing::warn!(%error, "listening on an unknown address"),
+    }
+    let upkeep = tokio::spawn({
+        let metrics = state.metrics().clone();
+        async move {
+            let mut ticks = tokio::time::interval(METRICS_UPKEEP_PERIOD);
+            loop {
+                ticks.tick().await;
+                metrics.run_upkeep();
+            }
+        }
+    });
+    let readiness = state.readiness().clone();
+    server::run(
+        listener,
+        http::app(state.clone()),
+        settings,
+        Arc::new(state.metrics().clone()),
+        shutdown,
+        move || readiness.start_draining(),
+    )
+    .await;
+    upkeep.abort();
+}
