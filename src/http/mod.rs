@@ -3,7 +3,7 @@
 //! A request flows one way: the `json` extractor reads its body (`body`: under the body
 //! limit, a time limit and the server's budget of buffered bytes) into a `dto` type, the
 //! handler (`solve`, `validate`) parses the grid and hands it to the
-//! [`SolverPool`](crate::solver_pool::SolverPool), and the answer goes back as JSON, or as
+//! [`crate::solver_pool::SolverPool`], and the answer goes back as JSON, or as
 //! a `problem` (RFC 9457) when anything fails. `ops` has the liveness, readiness, metrics
 //! and API description endpoints, `metrics` the Prometheus registry, and `middleware` the
 //! layers around it all.

@@ -4,8 +4,8 @@
 //! `Router`.
 //!
 //! [`run`] takes a bound listener and a shutdown future, so tests bind `127.0.0.1:0` and
-//! stop the server when they like, while [`serve`] binds the configured address and stops
-//! on SIGTERM or SIGINT. Shutdown goes in order: `/readyz` turns 503 at once, the
+//! stop the server when they like; [`bind`] and [`shutdown_signal`] give the real ones.
+//! Shutdown goes in order: `/readyz` turns 503 at once, the
 //! listener keeps serving for the drain delay (so load balancers notice), then it closes;
 //! open connections finish their requests and close (for at most the grace period), and
 //! whatever is left then is closed.
