@@ -59,7 +59,7 @@ pub struct ServeConfig {
     pub body_limit_bytes: usize,
     /// Request body bytes all requests together may hold in memory; a body that finds
     /// no room within 0.1 s gets 503 `overloaded`.
-    #[arg(long, env = "BODY_BUDGET_BYTES", default_value_t = 32 * 1024 * 1024)]
+    #[arg(long, env = "BODY_BUDGET_BYTES", default_value_t = 16 * 1024 * 1024)]
     pub body_budget_bytes: usize,
     /// Largest request head (request line and headers) accepted, in bytes; larger ones
     /// get 431.
@@ -67,7 +67,7 @@ pub struct ServeConfig {
           value_parser = clap::value_parser!(u32).range(1024..=1_048_576))]
     pub header_limit_bytes: u32,
     /// Connections open at once; more wait in the listen backlog.
-    #[arg(long, env = "MAX_CONNECTIONS", default_value_t = 2500,
+    #[arg(long, env = "MAX_CONNECTIONS", default_value_t = 2048,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub max_connections: u32,
     /// Connections the kernel may hold waiting to be accepted (the listen backlog).

@@ -224,10 +224,50 @@ fn unique_flag_tells_several_solutions_from_one() {
 }
 
 #[test]
-fn zero_threads_is_rejected() {
-    let result = run(&["solve", "--threads", "0"], &read_data("9x9/hardest.txt"));
-    assert!(!result.success);
-    assert_eq!(result.stdout, "");
+fn thread_counts_outside_1_to_1024_are_rejected_with_the_range() {
+    for threads in ["0", "1025", "100000"] {
+        let result = run(
+            &["solve", "--threads", threads],
+            &read_data("9x9/hardest.txt"),
+        );
+        assert_eq!(result.code, Some(2), "--threads {threads}");
+        assert_eq!(result.stdout, "");
+        assert!(result.stderr.contains("1..=1024"), "{}", result.stderr);
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn threads_that_cannot_start_end_the_run_with_a_message_not_a_panic() {
+    use std::os::unix::process::CommandExt;
+    // An address space too small for 1024 thread stacks (2 MiB each).
+    let limit = libc::rlimit {
+        rlim_cur: 1 << 30,
+        rlim_max: 1 << 30,
+    };
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-service"));
+    command.args(["solve", "--threads", "1024"]);
+    // SAFETY: setrlimit is async-signal-safe and touches only the child being started.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let output = command
+        .stdin(std::fs::File::open(common::data_path("9x9/top95.txt")).unwrap())
+        .output()
+        .expect("the binary starts");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cannot start 1024 worker threads"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 #[test]

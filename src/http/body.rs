@@ -2,11 +2,14 @@
 //! [`DefaultBodyLimit`](axum::extract::DefaultBodyLimit), which the router sets), a time
 //! limit for the whole body, and a budget of buffered bytes that all requests share.
 //!
-//! The budget is what bounds the memory of many clients that each send a body slowly: every
-//! piece is counted against it before it is kept, and the count is given back when the
-//! body is dropped. A request that would go over waits [`BUDGET_WAIT`] for others to give
-//! bytes back, then gets 503 `overloaded`. Pieces are copied out of hyper's buffers as they
-//! arrive, so a connection's read buffer is free again for the next read.
+//! The budget is what bounds the memory of many clients that each send a body slowly: the
+//! first [`BODY_ALLOWANCE`] bytes of a body are the connection's own (bounded by the
+//! connection cap, so the small bodies of ordinary requests never wait for the budget),
+//! every byte beyond is counted against the budget before it is kept, and the count is
+//! given back when the body is dropped. A body that would go over waits [`BUDGET_WAIT`]
+//! for others to give bytes back, then gets 503 `overloaded`. Pieces are copied out of
+//! hyper's buffers as they arrive, so a connection's read buffer is free again for the
+//! next read, and the body's buffer grows exactly with what has arrived.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,6 +22,10 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
 use super::problem::ApiError;
+
+/// Bytes of a body that need no room in the budget: more than any single grid takes
+/// (a 25×25 grid in rows notation is about 2 KB), so only large bodies compete for it.
+pub const BODY_ALLOWANCE: usize = 4096;
 
 /// How long a body may wait for room in the budget before it gets 503 `overloaded`: long
 /// enough to ride out a burst of bodies, short enough that a client learns it soon.
@@ -54,6 +61,7 @@ impl BodyBudget {
 
 fn overloaded() -> ApiError {
     ApiError::Overloaded {
+        what: "the server holds as many request bodies as it has memory for",
         retry_after_secs: 1,
     }
 }
@@ -68,7 +76,7 @@ pub struct BufferedBody {
 /// Reads the body of `request` whole: 413 `payload_too_large` past `limit` (at once when
 /// its `Content-Length` says so, before a `100 Continue` goes out), 408 `request_timeout`
 /// when it has not all arrived within `timeout`, 503 `overloaded` when the budget has no
-/// room for it.
+/// room for what it holds beyond [`BODY_ALLOWANCE`].
 pub async fn read_whole(
     request: Request,
     budget: &BodyBudget,
@@ -84,13 +92,14 @@ pub async fn read_whole(
     }
     let deadline = Instant::now() + timeout;
     let mut body: Body = request.into_limited_body();
-    // A declared length is reserved and allocated at once; a body without one (chunked)
-    // reserves and grows piece by piece.
-    let mut reserved = match declared {
-        Some(length) => Some(budget.reserve(length as usize).await?),
-        None => None,
+    // A declared length is allocated (and counted) at once: growing piece by piece would
+    // leave the allocator with a trail of smaller blocks.
+    let declared = declared.map_or(0, |length| length as usize);
+    let mut reserved = match declared.saturating_sub(BODY_ALLOWANCE) {
+        0 => None,
+        beyond => Some(budget.reserve(beyond).await?),
     };
-    let mut bytes = Vec::with_capacity(declared.map_or(0, |length| length as usize));
+    let mut bytes = Vec::with_capacity(declared);
     loop {
         let frame = tokio::time::timeout_at(deadline, body.frame())
             .await
@@ -104,7 +113,7 @@ pub async fn read_whole(
         let held = reserved
             .as_ref()
             .map_or(0, OwnedSemaphorePermit::num_permits);
-        let missing = (bytes.len() + data.len()).saturating_sub(held);
+        let missing = (bytes.len() + data.len()).saturating_sub(BODY_ALLOWANCE + held);
         if missing > 0 {
             let permit = budget.reserve(missing).await?;
             match &mut reserved {
@@ -112,7 +121,7 @@ pub async fn read_whole(
                 None => reserved = Some(permit),
             }
         }
-        // Exact growth: the capacity stays what the budget counts.
+        // Exact growth: the capacity stays what the allowance and the budget count.
         bytes.reserve_exact(data.len());
         bytes.extend_from_slice(&data);
     }

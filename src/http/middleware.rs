@@ -18,8 +18,7 @@ use tower::ServiceBuilder;
 use tower_http::ServiceBuilderExt;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, RequestId};
-use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
-use tracing::{Level, Span};
+use tracing::{Instrument, Span};
 
 use super::Limits;
 use super::metrics::Metrics;
@@ -42,6 +41,10 @@ pub fn with_layers<S>(router: Router<S>, metrics: Metrics, limits: &Limits) -> R
 where
     S: Clone + Send + Sync + 'static,
 {
+    let observer = Observer {
+        metrics,
+        header_limit: limits.header_limit_bytes,
+    };
     router.layer(
         ServiceBuilder::new()
             // Outermost: every request gets an id (a client's own x-request-id is kept if
@@ -50,22 +53,12 @@ where
             .map_request(drop_unfit_request_id)
             .set_x_request_id(MakeRequestUuid)
             .propagate_x_request_id()
-            // One span per request, holding the id; one log line per response with its
-            // status and latency. 5xx are warnings: timeouts and overload are not bugs,
-            // and real bugs are logged as errors where they surface.
-            .layer(
-                TraceLayer::new_for_http()
-                    .make_span_with(request_span)
-                    .on_response(DefaultOnResponse::new().level(Level::INFO))
-                    .on_failure(DefaultOnFailure::new().level(Level::WARN)),
-            )
-            // Counts every answer, including the 500s that the next layer makes of panics,
-            // and every request whose client went away first.
-            .layer(from_fn_with_state(metrics, record_request))
+            // One span per request, holding the id; one log line and one count per request
+            // that ends, answered or abandoned, including the 500s that the next layer
+            // makes of panics. It also refuses what HTTP's framing rules forbid.
+            .layer(from_fn_with_state(observer, observe))
             // A panicking handler becomes 500 `internal`; the server keeps serving.
             .layer(CatchPanicLayer::custom(panic_response))
-            // HTTP's framing rules, before any handler sees the request.
-            .layer(from_fn_with_state(limits.header_limit_bytes, check_framing))
             // Innermost: the body limit that the JSON extractor's reader enforces with 413
             // `payload_too_large` while it reads, so a chunked body without a length is
             // held to it too. (tower-http's RequestBodyLimitLayer would answer 413 itself,
@@ -93,47 +86,32 @@ fn drop_unfit_request_id(mut request: Request) -> Request {
     request
 }
 
-/// Refuses what HTTP's framing rules forbid: an HTTP/1.1 request without exactly one
-/// `Host` (400), a transfer coding other than `chunked` (501, since the server decodes no
-/// other), and a head larger than `header_limit` bytes (431).
-async fn check_framing(
-    State(header_limit): State<usize>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let headers = request.headers();
-    if request.version() == Version::HTTP_11 && headers.get_all(HOST).iter().count() != 1 {
-        return ApiError::BadRequest("an HTTP/1.1 request needs exactly one Host header".into())
-            .into_response();
-    }
-    let other_coding = headers.get_all(TRANSFER_ENCODING).iter().any(|value| {
-        value.to_str().map_or(true, |codings| {
-            codings
-                .split(',')
-                .any(|coding| !coding.trim().eq_ignore_ascii_case("chunked"))
-        })
-    });
-    if other_coding {
-        return ApiError::NotImplemented("the only transfer coding accepted is chunked".into())
-            .into_response();
-    }
-    // The request line and each header line as sent, with their separators.
-    let head = request.method().as_str().len()
-        + request
-            .uri()
-            .path_and_query()
-            .map_or(0, |target| target.as_str().len())
-        + headers
-            .iter()
-            .map(|(name, value)| name.as_str().len() + value.len() + 4)
-            .sum::<usize>();
-    if head > header_limit {
-        return ApiError::HeadersTooLarge {
-            limit: header_limit,
-        }
-        .into_response();
-    }
-    next.run(request).await
+/// What the observing middleware needs.
+#[derive(Clone)]
+struct Observer {
+    metrics: Metrics,
+    header_limit: usize,
+}
+
+/// Serves the request in a span of its own (with its id), refusing it first if HTTP's
+/// framing rules forbid it, and logs and counts it once it ends: answered, or dropped
+/// before its answer (its client went away, or the server closed the connection), which
+/// is logged and counted with status 499.
+async fn observe(State(observer): State<Observer>, request: Request, next: Next) -> Response {
+    let span = request_span(&request);
+    let mut pending = PendingRequest {
+        // A matched path is shared, so keeping it costs no copy of the route.
+        route: request.extensions().get::<MatchedPath>().cloned(),
+        started: Instant::now(),
+        metrics: Some(observer.metrics),
+        span: span.clone(),
+    };
+    let response = match framing_problem(&request, observer.header_limit) {
+        Some(problem) => problem.into_response(),
+        None => next.run(request).instrument(span).await,
+    };
+    pending.answered(response.status());
+    response
 }
 
 /// The span every log line of a request is written in.
@@ -151,49 +129,77 @@ fn request_span(request: &Request) -> Span {
     )
 }
 
-/// Records the request's route, status and latency; a request dropped before its answer
-/// (its client went away, or the server closed the connection) is logged and counted
-/// with status 499.
-async fn record_request(State(metrics): State<Metrics>, request: Request, next: Next) -> Response {
-    let mut pending = PendingRequest {
-        // A matched path is shared, so keeping it costs no copy of the route.
-        route: request.extensions().get::<MatchedPath>().cloned(),
-        started: Instant::now(),
-        metrics: Some(metrics),
-    };
-    let response = next.run(request).await;
-    pending.answered(response.status());
-    response
+/// The problem with a request that HTTP's framing rules forbid: an HTTP/1.1 request
+/// without exactly one `Host` (400), a transfer coding other than `chunked` (501, since
+/// the server decodes no other), and a head larger than `header_limit` bytes (431).
+fn framing_problem(request: &Request, header_limit: usize) -> Option<ApiError> {
+    let headers = request.headers();
+    if request.version() == Version::HTTP_11 && headers.get_all(HOST).iter().count() != 1 {
+        let detail = "an HTTP/1.1 request needs exactly one Host header";
+        return Some(ApiError::BadRequest(detail.into()));
+    }
+    let other_coding = headers.get_all(TRANSFER_ENCODING).iter().any(|value| {
+        value.to_str().map_or(true, |codings| {
+            codings
+                .split(',')
+                .any(|coding| !coding.trim().eq_ignore_ascii_case("chunked"))
+        })
+    });
+    if other_coding {
+        let detail = "the only transfer coding accepted is chunked";
+        return Some(ApiError::NotImplemented(detail.into()));
+    }
+    // The request line and each header line as sent, with their separators.
+    let target = request.uri().path_and_query();
+    let head = request.method().as_str().len()
+        + target.map_or(0, |target| target.as_str().len())
+        + headers
+            .iter()
+            .map(|(name, value)| name.as_str().len() + value.len() + 4)
+            .sum::<usize>();
+    (head > header_limit).then_some(ApiError::HeadersTooLarge {
+        limit: header_limit,
+    })
 }
 
-/// A request on its way to its answer, counted once: answered, or dropped.
+/// A request on its way to its answer, counted and logged once: answered, or dropped.
 struct PendingRequest {
     route: Option<MatchedPath>,
     started: Instant,
     /// Taken when the request is counted.
     metrics: Option<Metrics>,
+    span: Span,
 }
 
 impl PendingRequest {
     fn answered(&mut self, status: StatusCode) {
-        if let Some(metrics) = self.metrics.take() {
-            let route = self
-                .route
-                .as_ref()
-                .map_or(UNMATCHED_ROUTE, MatchedPath::as_str);
-            metrics.observe_request(route, status, self.started.elapsed());
+        let Some(metrics) = self.metrics.take() else {
+            return;
+        };
+        let latency = self.started.elapsed();
+        let route = self
+            .route
+            .as_ref()
+            .map_or(UNMATCHED_ROUTE, MatchedPath::as_str);
+        metrics.observe_request(route, status, latency);
+        let _entered = self.span.enter();
+        let status = status.as_u16();
+        // 5xx are warnings: timeouts and overload are not bugs, and real bugs are logged
+        // as errors where they surface.
+        if status == CLIENT_CLOSED_REQUEST {
+            tracing::info!(?latency, "client went away before the answer");
+        } else if status >= 500 {
+            tracing::warn!(status, ?latency, "answered");
+        } else {
+            tracing::info!(status, ?latency, "answered");
         }
     }
 }
 
 impl Drop for PendingRequest {
     fn drop(&mut self) {
-        if self.metrics.is_some() {
-            let latency = self.started.elapsed();
-            tracing::info!(?latency, "client went away before the answer");
-            let status = StatusCode::from_u16(CLIENT_CLOSED_REQUEST).expect("a valid status");
-            self.answered(status);
-        }
+        let status = StatusCode::from_u16(CLIENT_CLOSED_REQUEST).expect("a valid status");
+        self.answered(status);
     }
 }
 

@@ -41,9 +41,12 @@ pub enum ApiError {
         /// The limit that applied, in milliseconds.
         timeout_ms: u128,
     },
-    /// Every solver is busy and the wait queue is full.
-    #[error("every solver is busy and the wait queue is full; retry in {retry_after_secs} s")]
+    /// Every solver is busy and the wait queue is full, or the server holds as many
+    /// request bodies as its budget allows.
+    #[error("{what}; retry in {retry_after_secs} s")]
     Overloaded {
+        /// What is full.
+        what: &'static str,
         /// How long the client should wait before retrying.
         retry_after_secs: u64,
     },
@@ -103,6 +106,7 @@ impl From<PoolError> for ApiError {
     fn from(error: PoolError) -> Self {
         match error {
             PoolError::Overloaded { retry_after } => ApiError::Overloaded {
+                what: "every solver is busy and the wait queue is full",
                 retry_after_secs: retry_after.as_secs(),
             },
             PoolError::TimedOut { limit } => ApiError::SolveTimeout {
@@ -224,7 +228,10 @@ impl IntoResponse for ApiError {
         let mut response = (status, axum::Json(problem)).into_response();
         let headers = response.headers_mut();
         headers.insert(CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
-        if let Self::Overloaded { retry_after_secs } = self {
+        if let Self::Overloaded {
+            retry_after_secs, ..
+        } = self
+        {
             headers.insert(RETRY_AFTER, HeaderValue::from(retry_after_secs));
         }
         // The connection may hold the rest of a body that was not read: start afresh.

@@ -37,16 +37,17 @@ use super::{CloseReason, ConnectionObserver, ServerSettings};
 
 /// Room beyond the header limit in hyper's read buffer, so a head somewhat over the limit
 /// is still read whole and answered 431 in the API's error format; a larger one gets
-/// hyper's own 431, without a body.
-const HEAD_BUFFER_SLACK: usize = 8 * 1024;
+/// hyper's own 431, without a body. (hyper's buffer is at least 8 KiB.)
+const HEAD_BUFFER_SLACK: usize = 1024;
 
 /// Requests that one HTTP/2 connection may have in flight at once.
 const HTTP2_MAX_STREAMS: u32 = 64;
 
 /// HTTP/2 flow-control windows: bytes a client may send before the server has read them,
-/// per request and per connection. Request bodies are small, and a small window bounds
-/// what a connection can make the server buffer.
-const HTTP2_WINDOW: u32 = 64 * 1024;
+/// per request and per connection (the connection's is HTTP/2's initial 64 KiB). Request
+/// bodies are small, and small windows bound what a connection can make the server buffer.
+const HTTP2_STREAM_WINDOW: u32 = 16 * 1024;
+const HTTP2_CONNECTION_WINDOW: u32 = 65_535;
 
 /// The HTTP/1.1 and HTTP/2 connection settings of `settings`.
 pub(super) fn builder(settings: &ServerSettings) -> auto::Builder<TokioExecutor> {
@@ -65,8 +66,8 @@ pub(super) fn builder(settings: &ServerSettings) -> auto::Builder<TokioExecutor>
             u32::try_from(settings.header_limit_bytes + HEAD_BUFFER_SLACK).unwrap_or(u32::MAX),
         )
         .max_concurrent_streams(HTTP2_MAX_STREAMS)
-        .initial_stream_window_size(HTTP2_WINDOW)
-        .initial_connection_window_size(HTTP2_WINDOW);
+        .initial_stream_window_size(HTTP2_STREAM_WINDOW)
+        .initial_connection_window_size(HTTP2_CONNECTION_WINDOW);
     builder
 }
 

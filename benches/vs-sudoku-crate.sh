@@ -4,7 +4,7 @@
 # that machine drift hits both alike. Prints median wall seconds of each and the median
 # ratio project/peer per file; below 1.0 means sudoku-service is faster.
 #
-# usage: bench/vs-sudoku-crate.sh [-n RUNS] [--unique] [--threads N] FILE...
+# usage: benches/vs-sudoku-crate.sh [-n RUNS] [--unique] [--threads N] FILE...
 #   -n RUNS    timed runs of each, after one warm-up (default 5)
 #   --unique   also prove uniqueness (sudoku-service: --unique; peer: count up to 2)
 #   --threads  passed to `sudoku-service solve` (default 1, like for like on one core)
