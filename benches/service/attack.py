@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Attack-and-load benchmark of the service on 127.0.0.1 (Python 3 standard library and wrk).
 
-For each server binary given (the service, and optionally the plain baseline service), it
-starts the server on a free loopback port and measures:
+For each server (the service, and with --baseline also the plain baseline service of
+benches/baseline-service), it starts the server on a free loopback port and measures:
 
   idle        resident memory (VmRSS) after a few requests
   unloaded    p99 latency of GET /healthz and of an easy POST /solve (wrk)
@@ -19,7 +19,7 @@ starts the server on a free loopback port and measures:
 Every load is bounded in count and time; nothing listens beyond the loopback interface.
 Results go to stdout as a table, progress to stderr.
 
-usage: benches/service/attack.py [--bin PATH] [--baseline PATH] [--quick]
+usage: benches/service/attack.py [--bin PATH] [--baseline] [--quick]
 """
 
 import argparse
@@ -76,7 +76,7 @@ def cpu_seconds(pid):
 class Server:
     """A server process on a free loopback port."""
 
-    def __init__(self, binary, kind, env=None, args=()):
+    def __init__(self, binary, kind, env=None, args=(), pin=None):
         self.port = free_port()
         self.kind = kind
         clean = {k: v for k, v in os.environ.items() if k not in SERVER_VARIABLES}
@@ -87,6 +87,8 @@ class Server:
         else:
             clean["PORT"] = str(self.port)
             command = [binary]
+        if pin:
+            command = ["taskset", "-c", pin, *command]
         self.process = subprocess.Popen(command, env=clean, stdout=subprocess.DEVNULL)
         deadline = time.time() + 10
         while time.time() < deadline:
@@ -142,14 +144,15 @@ async def read_response(reader):
 # --------------------------------------------------------------------------- wrk
 
 
-def wrk(port, path, body, seconds, connections=4, threads=1):
-    """Runs wrk; returns (requests/s, p99 ms, non-2xx or socket errors)."""
+def wrk(port, path, body, seconds, connections=4, threads=1, pin=None):
+    """Runs wrk (on CPU `pin` if given); returns (requests/s, p99 ms, non-2xx or socket
+    errors)."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         if body is not None:
             script.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
                          f"wrk.body = {json.dumps(body)}\n")
     out = subprocess.run(
-        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency",
+        (["taskset", "-c", pin] if pin else []) + ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency",
          "-s", script.name, f"http://127.0.0.1:{port}{path}"],
         capture_output=True, text=True, check=True).stdout
     os.unlink(script.name)
@@ -375,8 +378,9 @@ def report(name, r):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin", default=os.path.join(ROOT, "target/release/sudoku-service"))
-    parser.add_argument("--baseline", help="also attack this binary (the plain baseline service)")
-    parser.add_argument("--no-build", action="store_true", help="skip cargo build --release")
+    parser.add_argument("--baseline", action="store_true",
+                        help="also attack the baseline service of benches/baseline-service")
+    parser.add_argument("--no-build", action="store_true", help="skip the release builds")
     parser.add_argument("--quick", action="store_true", help="shorter runs (2 s each)")
     parser.add_argument("--stalls", type=int, default=2000)
     parser.add_argument("--flood", type=int, default=8)
@@ -390,11 +394,15 @@ def main():
     needed = args.stalls + 1000
     if soft < needed:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(needed, hard), hard))
+    baseline = os.path.join(ROOT, "benches", "baseline-service")
     if not args.no_build:
         subprocess.run(["cargo", "build", "--release", "--locked", "--quiet"], cwd=ROOT, check=True)
+        if args.baseline:
+            subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=baseline, check=True)
     targets = [("sudoku-service", args.bin, "service")]
     if args.baseline:
-        targets.append(("baseline", args.baseline, "baseline"))
+        targets.append(("baseline", os.path.join(baseline, "target/release/baseline-service"),
+                        "baseline"))
     for name, binary, kind in targets:
         report(name, measure(binary, kind, args))
 

@@ -6,15 +6,17 @@
 //! matched route, and the 404 and 405 fallbacks get the same layers as the routes.
 
 use std::any::Any;
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use std::time::Instant;
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
 use axum::http::header::{HOST, TRANSFER_ENCODING};
 use axum::http::{HeaderValue, StatusCode, Version};
-use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
-use tower::ServiceBuilder;
+use tower::{Layer, Service, ServiceBuilder};
 use tower_http::ServiceBuilderExt;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, RequestId};
@@ -56,7 +58,7 @@ where
             // One span per request, holding the id; one log line and one count per request
             // that ends, answered or abandoned, including the 500s that the next layer
             // makes of panics. It also refuses what HTTP's framing rules forbid.
-            .layer(from_fn_with_state(observer, observe))
+            .layer(ObserveLayer(observer))
             // A panicking handler becomes 500 `internal`; the server keeps serving.
             .layer(CatchPanicLayer::custom(panic_response))
             // Innermost: the body limit that the JSON extractor's reader enforces with 413
@@ -93,25 +95,70 @@ struct Observer {
     header_limit: usize,
 }
 
-/// Serves the request in a span of its own (with its id), refusing it first if HTTP's
+/// Serves each request in a span of its own (with its id), refusing it first if HTTP's
 /// framing rules forbid it, and logs and counts it once it ends: answered, or dropped
 /// before its answer (its client went away, or the server closed the connection), which
-/// is logged and counted with status 499.
-async fn observe(State(observer): State<Observer>, request: Request, next: Next) -> Response {
-    let span = request_span(&request);
-    let mut pending = PendingRequest {
-        // A matched path is shared, so keeping it costs no copy of the route.
-        route: request.extensions().get::<MatchedPath>().cloned(),
-        started: Instant::now(),
-        metrics: Some(observer.metrics),
-        span: span.clone(),
-    };
-    let response = match framing_problem(&request, observer.header_limit) {
-        Some(problem) => problem.into_response(),
-        None => next.run(request).instrument(span).await,
-    };
-    pending.answered(response.status());
-    response
+/// is logged and counted with status 499. A tower layer rather than `from_fn`, which boxes
+/// the inner service and two futures on every request: this runs on every request, and
+/// `/healthz` is mostly this.
+#[derive(Clone)]
+struct ObserveLayer(Observer);
+
+impl<S> Layer<S> for ObserveLayer {
+    type Service = Observe<S>;
+
+    fn layer(&self, inner: S) -> Observe<S> {
+        Observe {
+            inner,
+            observer: self.0.clone(),
+        }
+    }
+}
+
+/// The service of [`ObserveLayer`].
+#[derive(Clone)]
+struct Observe<S> {
+    inner: S,
+    observer: Observer,
+}
+
+impl<S, B> Service<Request> for Observe<S>
+where
+    S: Service<Request, Response = axum::http::Response<B>, Error = Infallible> + Send + 'static,
+    S::Future: Send + 'static,
+    B: http_body::Body<Data = axum::body::Bytes> + Send + 'static,
+    B::Error: Into<axum::BoxError>,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        let span = request_span(&request);
+        let mut pending = PendingRequest {
+            // A matched path is shared, so keeping it costs no copy of the route.
+            route: request.extensions().get::<MatchedPath>().cloned(),
+            started: Instant::now(),
+            metrics: Some(self.observer.metrics.clone()),
+            span: span.clone(),
+        };
+        let answer = match framing_problem(&request, self.observer.header_limit) {
+            Some(problem) => Err(problem),
+            None => Ok(self.inner.call(request)),
+        };
+        Box::pin(async move {
+            let response = match answer {
+                Ok(answer) => answer.instrument(span).await?.map(axum::body::Body::new),
+                Err(problem) => problem.into_response(),
+            };
+            pending.answered(response.status());
+            Ok(response)
+        })
+    }
 }
 
 /// The span every log line of a request is written in.
