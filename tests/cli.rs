@@ -240,13 +240,16 @@ fn thread_counts_outside_1_to_1024_are_rejected_with_the_range() {
 #[test]
 fn threads_that_cannot_start_end_the_run_with_a_message_not_a_panic() {
     use std::os::unix::process::CommandExt;
-    // An address space too small for 1024 thread stacks (2 MiB each).
+    // Thread stacks of 1 GiB in an address space of 8 GiB: a few threads start, then one
+    // cannot, while the heap still has room.
     let limit = libc::rlimit {
-        rlim_cur: 1 << 30,
-        rlim_max: 1 << 30,
+        rlim_cur: 8 << 30,
+        rlim_max: 8 << 30,
     };
     let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-service"));
-    command.args(["solve", "--threads", "1024"]);
+    command
+        .args(["solve", "--threads", "1024"])
+        .env("RUST_MIN_STACK", (1u64 << 30).to_string());
     // SAFETY: setrlimit is async-signal-safe and touches only the child being started.
     unsafe {
         command.pre_exec(move || {

@@ -117,6 +117,30 @@ fn malformed_requests() -> Vec<Case> {
             "invalid_request",
         ),
         case(
+            "a number as order",
+            r#"{"grid": "", "order": 5}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "an enum written as an object",
+            r#"{"grid": "", "order": {"fastest": null}}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "a string for the time limit",
+            r#"{"grid": "", "timeout_ms": "100"}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
+            "a number for solvable",
+            r#"{"grid": "", "solvable": 1}"#,
+            S::UNPROCESSABLE_ENTITY,
+            "invalid_request",
+        ),
+        case(
             "a zero timeout",
             r#"{"grid": "", "timeout_ms": 0}"#,
             S::UNPROCESSABLE_ENTITY,
@@ -357,4 +381,37 @@ async fn a_panic_is_500_internal_without_its_message_and_the_app_lives_on() {
     let problem = answer.problem(StatusCode::INTERNAL_SERVER_ERROR, "internal");
     assert!(!answer.text().contains("secret"), "{problem}");
     assert_eq!(get(&router, "/fine").await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_wrong_type_of_option_is_422_naming_the_field() {
+    let app = app();
+    for (path, body, field) in [
+        ("/solve", json!({ "grid": "", "order": 5 }), "order"),
+        (
+            "/solve",
+            json!({ "grid": "", "order": { "fastest": null } }),
+            "order",
+        ),
+        ("/solve", json!({ "grid": "", "unique": "yes" }), "unique"),
+        (
+            "/solve",
+            json!({ "grid": "", "timeout_ms": -1 }),
+            "timeout_ms",
+        ),
+        (
+            "/validate",
+            json!({ "grid": "", "solvable": 1 }),
+            "solvable",
+        ),
+    ] {
+        let problem = post_json(&app, path, &body)
+            .await
+            .problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(
+            detail.starts_with(&format!("{field}: ")),
+            "{body}: {detail}"
+        );
+    }
 }
