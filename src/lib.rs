@@ -29,6 +29,7 @@ pub mod config;
 pub mod grid;
 pub mod healthcheck;
 pub mod http;
+pub mod logic;
 pub mod server;
 pub mod service;
 pub mod solver;

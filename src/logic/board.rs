@@ -1,0 +1,366 @@
+//! The state a person solves on: each cell's digit, or the candidates it may still take.
+//!
+//! A [`Board`] holds, row-major, one digit per cell (`0` while empty) and one candidate
+//! mask per cell (bit `d - 1` set when digit `d` is still possible; `0` once the cell is
+//! filled). Houses are numbered as Sudoku Explainer scans them: the N boxes first, then
+//! the N rows, then the N columns; a box lists its cells row by row. The techniques read
+//! and change nothing but this state, so a step found on one board applies to any copy.
+
+use std::sync::OnceLock;
+
+use crate::grid::{Grid, SUPPORTED_SIZES};
+
+/// A cell's index, row-major: `row * N + col`.
+pub type Cell = usize;
+
+/// A set of digits: bit `d - 1` stands for digit `d`.
+pub type Digits = u32;
+
+/// The three kinds of house, in the order Sudoku Explainer numbers them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HouseKind {
+    /// A √N×√N box.
+    Box,
+    /// A row.
+    Row,
+    /// A column.
+    Column,
+}
+
+/// A house (box, row or column) of a board: its kind, its index within the kind, and its
+/// cells in scan order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct House {
+    /// Box, row or column.
+    pub kind: HouseKind,
+    /// 0-based index among the houses of its kind.
+    pub index: usize,
+    /// Its N cells, row by row (a box's too).
+    pub cells: Vec<Cell>,
+}
+
+/// The fixed shape of an N×N board: its houses and which houses each cell lies in.
+#[derive(Debug)]
+pub struct Geometry {
+    /// N.
+    pub size: usize,
+    /// √N, the side of a box.
+    pub box_side: usize,
+    /// Boxes 0..N, then rows N..2N, then columns 2N..3N.
+    pub houses: Vec<House>,
+    /// For each cell, the index in `houses` of its box, row and column.
+    pub cell_houses: Vec<[usize; 3]>,
+    /// For each cell, the other cells that share a house with it, in row-major order.
+    pub peers: Vec<Vec<Cell>>,
+    /// For each cell, its index within its box, row and column.
+    pub position_in: Vec<[usize; 3]>,
+}
+
+impl Geometry {
+    /// The geometry of an N×N board, N in [`SUPPORTED_SIZES`]; built once per size.
+    pub fn of(size: usize) -> &'static Geometry {
+        static GEOMETRIES: [OnceLock<Geometry>; 4] = [const { OnceLock::new() }; 4];
+        let slot = SUPPORTED_SIZES
+            .iter()
+            .position(|&supported| supported == size)
+            .expect("boards come from grids of a supported size");
+        GEOMETRIES[slot].get_or_init(|| Geometry::build(size))
+    }
+
+    fn build(size: usize) -> Geometry {
+        let box_side = (size as f64).sqrt() as usize;
+        let mut houses = Vec::with_capacity(3 * size);
+        for index in 0..size {
+            let (top, left) = (index / box_side * box_side, index % box_side * box_side);
+            let cells = (0..size)
+                .map(|k| (top + k / box_side) * size + left + k % box_side)
+                .collect();
+            houses.push(House {
+                kind: HouseKind::Box,
+                index,
+                cells,
+            });
+        }
+        for index in 0..size {
+            let cells = (0..size).map(|col| index * size + col).collect();
+            houses.push(House {
+                kind: HouseKind::Row,
+                index,
+                cells,
+            });
+        }
+        for index in 0..size {
+            let cells = (0..size).map(|row| row * size + index).collect();
+            houses.push(House {
+                kind: HouseKind::Column,
+                index,
+                cells,
+            });
+        }
+        let cells = size * size;
+        let mut cell_houses = vec![[0; 3]; cells];
+        let mut position_in = vec![[0; 3]; cells];
+        for (house_index, house) in houses.iter().enumerate() {
+            let kind = house.kind as usize;
+            for (position, &cell) in house.cells.iter().enumerate() {
+                cell_houses[cell][kind] = house_index;
+                position_in[cell][kind] = position;
+            }
+        }
+        let peers = (0..cells)
+            .map(|cell| {
+                (0..cells)
+                    .filter(|&other| {
+                        other != cell
+                            && (0..3)
+                                .any(|kind| cell_houses[other][kind] == cell_houses[cell][kind])
+                    })
+                    .collect()
+            })
+            .collect();
+        Geometry {
+            size,
+            box_side,
+            houses,
+            cell_houses,
+            peers,
+            position_in,
+        }
+    }
+
+    /// The houses of one kind, in index order.
+    pub fn houses_of(&self, kind: HouseKind) -> &[House] {
+        let start = kind as usize * self.size;
+        &self.houses[start..start + self.size]
+    }
+
+    /// The house of `kind` that holds `cell`.
+    pub fn house_of(&self, cell: Cell, kind: HouseKind) -> &House {
+        &self.houses[self.cell_houses[cell][kind as usize]]
+    }
+
+    /// Whether two cells share a house.
+    pub fn sees(&self, a: Cell, b: Cell) -> bool {
+        a != b && (0..3).any(|kind| self.cell_houses[a][kind] == self.cell_houses[b][kind])
+    }
+
+    /// All digits of an N×N board.
+    pub fn all_digits(&self) -> Digits {
+        (1u32 << self.size) - 1
+    }
+}
+
+/// A board: each cell's digit or candidates (see the module docs).
+#[derive(Clone)]
+pub struct Board {
+    geometry: &'static Geometry,
+    values: Vec<u8>,
+    candidates: Vec<Digits>,
+}
+
+impl PartialEq for Board {
+    /// Boards are equal when their digits and candidates are (a size has one geometry).
+    fn eq(&self, other: &Board) -> bool {
+        self.values == other.values && self.candidates == other.candidates
+    }
+}
+
+impl Eq for Board {}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "Board({})", self.to_grid().to_symbols())
+    }
+}
+
+impl Board {
+    /// The board of `grid`: its digits, and every other digit a cell's peers do not hold
+    /// as its candidates (Sudoku Explainer's start: nothing else is deduced).
+    pub fn from_grid(grid: &Grid) -> Board {
+        let geometry = Geometry::of(grid.size());
+        let values = grid.cells().to_vec();
+        let mut board = Board {
+            geometry,
+            candidates: vec![0; values.len()],
+            values,
+        };
+        for cell in 0..board.values.len() {
+            if board.values[cell] == 0 {
+                let taken = geometry.peers[cell]
+                    .iter()
+                    .filter(|&&peer| board.values[peer] != 0)
+                    .fold(0, |taken, &peer| taken | bit(board.values[peer]));
+                board.candidates[cell] = geometry.all_digits() & !taken;
+            }
+        }
+        board
+    }
+
+    /// A board with the digits of `grid` and the given candidates for its empty cells.
+    pub fn with_candidates(grid: &Grid, candidates: Vec<Digits>) -> Board {
+        let geometry = Geometry::of(grid.size());
+        let values = grid.cells().to_vec();
+        let candidates = candidates
+            .into_iter()
+            .zip(&values)
+            .map(|(digits, &value)| if value == 0 { digits } else { 0 })
+            .collect();
+        Board {
+            geometry,
+            values,
+            candidates,
+        }
+    }
+
+    /// The board's shape.
+    pub fn geometry(&self) -> &'static Geometry {
+        self.geometry
+    }
+
+    /// N.
+    pub fn size(&self) -> usize {
+        self.geometry.size
+    }
+
+    /// The number of cells, N².
+    pub fn cell_count(&self) -> usize {
+        self.values.len()
+    }
+
+    /// The digit of `cell`, 0 while it is empty.
+    pub fn value(&self, cell: Cell) -> u8 {
+        self.values[cell]
+    }
+
+    /// The candidates of `cell` (none once it is filled).
+    pub fn candidates(&self, cell: Cell) -> Digits {
+        self.candidates[cell]
+    }
+
+    /// Whether `digit` is a candidate of `cell`.
+    pub fn has(&self, cell: Cell, digit: u8) -> bool {
+        self.candidates[cell] & bit(digit) != 0
+    }
+
+    /// Whether every cell holds a digit.
+    pub fn is_solved(&self) -> bool {
+        self.values.iter().all(|&value| value != 0)
+    }
+
+    /// The cells of `house` that still have `digit` as a candidate, as a mask of positions
+    /// within the house (bit `i` for the house's `i`-th cell).
+    pub fn positions(&self, house: &House, digit: u8) -> u32 {
+        let digit = bit(digit);
+        house
+            .cells
+            .iter()
+            .enumerate()
+            .filter(|&(_, &cell)| self.candidates[cell] & digit != 0)
+            .fold(0, |mask, (position, _)| mask | 1 << position)
+    }
+
+    /// The empty cells of `house`.
+    pub fn empty_count(&self, house: &House) -> usize {
+        house
+            .cells
+            .iter()
+            .filter(|&&cell| self.values[cell] == 0)
+            .count()
+    }
+
+    /// How many cells hold `digit`.
+    pub fn placed_count(&self, digit: u8) -> usize {
+        self.values.iter().filter(|&&value| value == digit).count()
+    }
+
+    /// Removes `digits` from the candidates of `cell`.
+    pub fn eliminate(&mut self, cell: Cell, digits: Digits) {
+        self.candidates[cell] &= !digits;
+    }
+
+    /// Places `digit` in `cell` and removes it from the candidates of the cell's peers.
+    pub fn place(&mut self, cell: Cell, digit: u8) {
+        self.values[cell] = digit;
+        self.candidates[cell] = 0;
+        for &peer in &self.geometry.peers[cell] {
+            self.candidates[peer] &= !bit(digit);
+        }
+    }
+
+    /// The digits as a grid (candidates left out).
+    pub fn to_grid(&self) -> Grid {
+        Grid::from_cells(self.size(), self.values.clone()).expect("a board keeps its size")
+    }
+}
+
+/// The set holding only `digit`.
+pub fn bit(digit: u8) -> Digits {
+    1 << (digit - 1)
+}
+
+/// The digits of `digits`, in ascending order.
+pub fn digits_of(digits: Digits) -> impl Iterator<Item = u8> {
+    ones(digits).map(|index| index as u8 + 1)
+}
+
+/// The indexes of the set bits of `mask`, in ascending order.
+pub fn ones(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let index = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            index
+        })
+    })
+}
+
+/// Every set of `count` of the numbers `0..n` as a mask, in the order Sudoku Explainer
+/// enumerates them: by increasing value of the mask (so by the largest member first).
+pub fn combinations(count: u32, n: u32) -> impl Iterator<Item = u32> {
+    let mut next = (count <= n).then(|| (1u32 << count) - 1);
+    std::iter::from_fn(move || {
+        let current = next?;
+        if current == 0 {
+            next = None;
+            return Some(0);
+        }
+        // Gosper's hack: the next larger number with the same count of ones.
+        let smallest = current & current.wrapping_neg();
+        let ripple = current + smallest;
+        let following = (((current ^ ripple) >> 2) / smallest) | ripple;
+        next = (following < 1 << n).then_some(following);
+        Some(current)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_come_in_increasing_mask_order() {
+        let pairs: Vec<u32> = combinations(2, 4).collect();
+        assert_eq!(pairs, [0b0011, 0b0101, 0b0110, 0b1001, 0b1010, 0b1100]);
+        assert_eq!(combinations(3, 9).count(), 84);
+        assert_eq!(combinations(4, 3).count(), 0);
+    }
+
+    #[test]
+    fn a_board_starts_with_every_digit_its_peers_leave() {
+        let grid = Grid::parse_symbols(
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        )
+        .unwrap();
+        let board = Board::from_grid(&grid);
+        // r1c3 sees 5, 3, 7 (row), 8 (column), 6, 9, 8 (box): 1, 2, 4 are left.
+        assert_eq!(board.candidates(2), bit(1) | bit(2) | bit(4));
+        assert_eq!(board.candidates(0), 0);
+        let geometry = board.geometry();
+        assert_eq!(
+            geometry.houses[4].cells,
+            [30, 31, 32, 39, 40, 41, 48, 49, 50]
+        );
+        assert_eq!(geometry.peers[0].len(), 20);
+        assert_eq!(Geometry::of(16).peers[0].len(), 39);
+    }
+}

@@ -1,0 +1,218 @@
+//! Intersections (locked candidates): when a digit's places in one house all lie in a
+//! second house, the digit leaves the second house's other cells. Pointing: a box confines
+//! a digit of a row or column; claiming: a row or column confines a digit of a box. The
+//! direct variants count only when the removal leaves a hidden single in another house of
+//! the first house's kind, and place that single.
+
+use super::board::{Board, House, HouseKind, bit};
+use super::singles::cells_at;
+use super::step::{
+    Elimination, HouseRef, Placement, Step, cell_name, digit_name, eliminations_text, house_name,
+};
+use super::technique::Technique;
+
+/// The pairs of house kinds in Sudoku Explainer's scan order: the first kind confines the
+/// digit, the second loses it elsewhere.
+const KIND_PAIRS: [(HouseKind, HouseKind); 4] = [
+    (HouseKind::Box, HouseKind::Column),
+    (HouseKind::Box, HouseKind::Row),
+    (HouseKind::Column, HouseKind::Box),
+    (HouseKind::Row, HouseKind::Box),
+];
+
+/// The first pointing or claiming that removes a candidate.
+pub fn locked_candidates(board: &Board) -> Option<Step> {
+    first_lock(board, false)
+}
+
+/// The first pointing or claiming that leaves a hidden single (in a house of the
+/// confining house's kind), with that single placed.
+pub fn direct_locked_candidates(board: &Board) -> Option<Step> {
+    first_lock(board, true)
+}
+
+fn first_lock(board: &Board, direct: bool) -> Option<Step> {
+    let geometry = board.geometry();
+    for (first_kind, second_kind) in KIND_PAIRS {
+        for digit in 1..=board.size() as u8 {
+            for first in geometry.houses_of(first_kind) {
+                let positions = board.positions(first, digit);
+                if positions.count_ones() < 2 {
+                    continue;
+                }
+                let cells = cells_at(first, positions);
+                for second in geometry.houses_of(second_kind) {
+                    if !cells.iter().all(|&cell| second.cells.contains(&cell)) {
+                        continue;
+                    }
+                    let lock = Lock {
+                        first,
+                        second,
+                        digit,
+                    };
+                    let step = if direct {
+                        lock.following_single(board)
+                            .map(|single| lock.step(board, Some(single)))
+                    } else {
+                        let step = lock.step(board, None);
+                        step.makes_progress().then_some(step)
+                    };
+                    if step.is_some() {
+                        return step;
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// `digit`, confined in `first` to cells of `second`.
+struct Lock<'a> {
+    first: &'a House,
+    second: &'a House,
+    digit: u8,
+}
+
+impl Lock<'_> {
+    /// The hidden single the lock leaves in another house of the first house's kind that
+    /// crosses the second: the first such house, by index, whose places for the digit
+    /// outside the second house come down to one.
+    fn following_single(&self, board: &Board) -> Option<Placement> {
+        let geometry = board.geometry();
+        geometry
+            .houses_of(self.first.kind)
+            .iter()
+            .filter(|third| third.index != self.first.index)
+            .filter(|third| {
+                third
+                    .cells
+                    .iter()
+                    .any(|cell| self.second.cells.contains(cell))
+            })
+            .find_map(|third| {
+                let positions = board.positions(third, self.digit);
+                if positions.count_ones() < 2 {
+                    return None;
+                }
+                let outside: Vec<usize> = cells_at(third, positions)
+                    .into_iter()
+                    .filter(|cell| !self.second.cells.contains(cell))
+                    .collect();
+                (outside.len() == 1).then(|| Placement {
+                    cell: outside[0],
+                    digit: self.digit,
+                })
+            })
+    }
+
+    fn step(&self, board: &Board, single: Option<Placement>) -> Step {
+        let pointing = self.first.kind == HouseKind::Box;
+        let (technique, difficulty) = match (single.is_some(), pointing) {
+            (false, true) => (Technique::Pointing, 2.6),
+            (false, false) => (Technique::Claiming, 2.8),
+            (true, true) => (Technique::DirectPointing, 1.7),
+            (true, false) => (Technique::DirectClaiming, 1.9),
+        };
+        let mut step = Step::new(technique, difficulty);
+        let digit = bit(self.digit);
+        for &cell in &self.second.cells {
+            if board.candidates(cell) & digit == 0 {
+                continue;
+            }
+            if self.first.cells.contains(&cell) {
+                step.cells.push(cell);
+            } else {
+                step.eliminations.push(Elimination {
+                    cell,
+                    digits: digit,
+                });
+            }
+        }
+        // A direct step only places its single, as the reference applies it: the lock's
+        // removals are what make the single, and a later step finds them again.
+        if let Some(single) = single {
+            step.eliminations.clear();
+            step.placements.push(single);
+        }
+        step.houses = [self.first, self.second]
+            .iter()
+            .map(|house| HouseRef {
+                kind: house.kind,
+                index: house.index,
+            })
+            .collect();
+        let size = board.size();
+        let mut text = format!(
+            "{}: {} in {} is confined to {}",
+            technique.name(),
+            digit_name(self.digit),
+            house_name(step.houses[0]),
+            house_name(step.houses[1]),
+        );
+        if single.is_none() {
+            text.push_str(" => ");
+            text.push_str(&eliminations_text(&step.eliminations, size));
+        }
+        if let Some(single) = single {
+            text.push_str(&format!(
+                ", so {}={}",
+                cell_name(single.cell, size),
+                digit_name(single.digit)
+            ));
+        }
+        step.text = text;
+        step
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    /// An empty 9×9 board where digit 1 has left rows 2 and 3 of box 1.
+    fn one_confined_to_the_first_row_of_box_1() -> Board {
+        let mut board = Board::from_grid(&Grid::empty(9).unwrap());
+        for cell in [9, 10, 11, 18, 19, 20] {
+            board.eliminate(cell, bit(1));
+        }
+        board
+    }
+
+    #[test]
+    fn a_box_that_confines_a_digit_to_a_row_clears_the_rest_of_the_row() {
+        let board = one_confined_to_the_first_row_of_box_1();
+        let step = locked_candidates(&board).unwrap();
+        assert_eq!(step.technique, Technique::Pointing);
+        assert_eq!(step.difficulty, 2.6);
+        assert_eq!(step.cells, [0, 1, 2]);
+        let removed: Vec<usize> = step.eliminations.iter().map(|e| e.cell).collect();
+        assert_eq!(removed, [3, 4, 5, 6, 7, 8]);
+        assert!(step.placements.is_empty());
+        assert_eq!(
+            step.text,
+            "Pointing: 1 in b1 is confined to r1 => r1c4<>1, r1c5<>1, r1c6<>1, r1c7<>1, r1c8<>1, r1c9<>1"
+        );
+    }
+
+    #[test]
+    fn a_direct_lock_needs_a_hidden_single_behind_it() {
+        let mut board = one_confined_to_the_first_row_of_box_1();
+        assert_eq!(direct_locked_candidates(&board), None);
+        // Box 2 keeps 1 only in r1c4 and r2c4: the lock leaves r2c4.
+        for cell in [4, 5, 13, 14, 21, 22, 23] {
+            board.eliminate(cell, bit(1));
+        }
+        let step = direct_locked_candidates(&board).unwrap();
+        assert_eq!(step.technique, Technique::DirectPointing);
+        assert_eq!(step.placements, [Placement { cell: 12, digit: 1 }]);
+    }
+
+    #[test]
+    fn no_lock_on_an_empty_board() {
+        let board = Board::from_grid(&Grid::empty(9).unwrap());
+        assert_eq!(locked_candidates(&board), None);
+        assert_eq!(direct_locked_candidates(&board), None);
+    }
+}

@@ -1,0 +1,16 @@
+//! Solving as a person does: a board of candidates, techniques that each find one kind of
+//! step, and the greedy path through them that Sudoku Explainer rates.
+//!
+//! - `board`: digits and candidates, and the houses of each size;
+//! - `step`, `technique`: a step as data, and the techniques' ids;
+//! - `singles`, `intersections`, `subsets`, `fish`: the techniques defined on every size;
+//! - `path`: the reference's order of techniques, and the path it takes.
+
+pub mod board;
+mod fish;
+mod intersections;
+pub mod path;
+mod singles;
+pub mod step;
+mod subsets;
+pub mod technique;

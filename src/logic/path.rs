@@ -1,0 +1,99 @@
+//! The greedy path a person takes: at every step, the first technique in Sudoku
+//! Explainer's fixed order that finds anything, applied, then back to the start of the
+//! order. The order is not sorted by difficulty (a grouped two-link chain at 4.3 comes
+//! before an XY-Wing at 4.2), and it is copied exactly, since the pattern found first
+//! decides every later state.
+
+use super::board::Board;
+use super::step::Step;
+use super::{fish, intersections, singles, subsets};
+use crate::solver::Cancellation;
+
+/// One technique search, in the reference's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Search {
+    HiddenSingle,
+    DirectLockedCandidates,
+    DirectHiddenPair,
+    NakedSingle,
+    DirectHiddenTriple,
+    LockedCandidates,
+    NakedSet(u32),
+    Fish(u32),
+    HiddenSet(u32),
+}
+
+/// The searches for 9×9 boards, in Sudoku Explainer's order.
+const NINE_BY_NINE: &[Search] = &[
+    Search::HiddenSingle,
+    Search::DirectLockedCandidates,
+    Search::DirectHiddenPair,
+    Search::NakedSingle,
+    Search::DirectHiddenTriple,
+    Search::LockedCandidates,
+    Search::NakedSet(2),
+    Search::Fish(2),
+    Search::HiddenSet(2),
+    Search::NakedSet(3),
+    Search::Fish(3),
+    Search::HiddenSet(3),
+    Search::NakedSet(4),
+    Search::Fish(4),
+    Search::HiddenSet(4),
+];
+
+/// The searches defined on every size (singles, intersections, subsets, fish), in the same
+/// order.
+const ANY_SIZE: &[Search] = NINE_BY_NINE;
+
+impl Search {
+    fn find(self, board: &Board) -> Option<Step> {
+        match self {
+            Search::HiddenSingle => singles::hidden_single(board),
+            Search::DirectLockedCandidates => intersections::direct_locked_candidates(board),
+            Search::DirectHiddenPair => subsets::direct_hidden_set(board, 2),
+            Search::NakedSingle => singles::naked_single(board),
+            Search::DirectHiddenTriple => subsets::direct_hidden_set(board, 3),
+            Search::LockedCandidates => intersections::locked_candidates(board),
+            Search::NakedSet(degree) => subsets::naked_set(board, degree),
+            Search::Fish(degree) => fish::fish(board, degree),
+            Search::HiddenSet(degree) => subsets::hidden_set(board, degree),
+        }
+    }
+}
+
+/// Why a path was not finished.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// No technique applies to the board.
+    Stuck,
+    /// The cancellation fired.
+    Cancelled,
+}
+
+/// The easiest step for `board`: the first technique in the order that finds one.
+pub fn next_step(board: &Board) -> Option<Step> {
+    let searches = if board.size() == 9 {
+        NINE_BY_NINE
+    } else {
+        ANY_SIZE
+    };
+    searches.iter().find_map(|search| search.find(board))
+}
+
+/// Steps from `board` until it is solved, applying each; the steps so far and why it
+/// stopped, when it did not reach the end.
+pub fn solve(board: &mut Board, cancel: &Cancellation) -> (Vec<Step>, Option<Stop>) {
+    let mut steps = Vec::new();
+    while !board.is_solved() {
+        if cancel.is_cancelled() {
+            return (steps, Some(Stop::Cancelled));
+        }
+        let Some(step) = next_step(board) else {
+            return (steps, Some(Stop::Stuck));
+        };
+        step.apply(board);
+        steps.push(step);
+    }
+    (steps, None)
+}

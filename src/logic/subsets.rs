@@ -1,0 +1,282 @@
+//! Subsets: naked (n cells of a house hold n candidates between them: the candidates
+//! leave the house's other cells) and hidden (n digits of a house are confined to the same
+//! n cells: the cells lose their other candidates). The direct hidden variants count only
+//! when the removal leaves a hidden single of another digit in the same house, and place
+//! it.
+
+use super::board::{Board, Digits, House, bit, combinations, ones};
+use super::singles::{SCAN_ORDER, cells_at};
+use super::step::{
+    Elimination, HouseRef, Placement, Step, cell_name, cells_name, digit_name, digits_name,
+    eliminations_text, house_name,
+};
+use super::technique::Technique;
+
+/// The first naked set of `degree` cells (2 to 4) that removes a candidate. Only houses
+/// with at least twice `degree` empty cells are searched, as the reference does.
+pub fn naked_set(board: &Board, degree: u32) -> Option<Step> {
+    let geometry = board.geometry();
+    let size = board.size() as u32;
+    for kind in SCAN_ORDER {
+        for house in geometry.houses_of(kind) {
+            if board.empty_count(house) < 2 * degree as usize {
+                continue;
+            }
+            for positions in combinations(degree, size) {
+                let Some(digits) = common_tuple(
+                    ones(positions).map(|position| board.candidates(house.cells[position])),
+                    degree,
+                ) else {
+                    continue;
+                };
+                let cells = cells_at(house, positions);
+                let eliminations: Vec<Elimination> = house
+                    .cells
+                    .iter()
+                    .filter(|cell| !cells.contains(cell))
+                    .filter_map(|&cell| {
+                        let digits = board.candidates(cell) & digits;
+                        (digits != 0).then_some(Elimination { cell, digits })
+                    })
+                    .collect();
+                if !eliminations.is_empty() {
+                    return Some(naked_step(board, house, cells, digits, eliminations));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The first hidden set of `degree` digits (2 to 4) that removes a candidate, searched in
+/// houses with more than twice `degree` empty cells.
+pub fn hidden_set(board: &Board, degree: u32) -> Option<Step> {
+    find_hidden_set(board, degree, false)
+}
+
+/// The first hidden set of `degree` digits (2 or 3) that leaves a hidden single of
+/// another digit in its house, searched in houses with more than `degree` empty cells.
+pub fn direct_hidden_set(board: &Board, degree: u32) -> Option<Step> {
+    find_hidden_set(board, degree, true)
+}
+
+fn find_hidden_set(board: &Board, degree: u32, direct: bool) -> Option<Step> {
+    let geometry = board.geometry();
+    let size = board.size() as u32;
+    let minimum = if direct { degree } else { 2 * degree } as usize;
+    for kind in SCAN_ORDER {
+        for house in geometry.houses_of(kind) {
+            if board.empty_count(house) <= minimum {
+                continue;
+            }
+            for digit_indexes in combinations(degree, size) {
+                let digits: Digits = digit_indexes;
+                let Some(positions) = common_tuple(
+                    ones(digit_indexes).map(|index| board.positions(house, index as u8 + 1)),
+                    degree,
+                ) else {
+                    continue;
+                };
+                let cells = cells_at(house, positions);
+                let eliminations: Vec<Elimination> = cells
+                    .iter()
+                    .filter_map(|&cell| {
+                        let others = board.candidates(cell) & !digits;
+                        (others != 0).then_some(Elimination {
+                            cell,
+                            digits: others,
+                        })
+                    })
+                    .collect();
+                let hidden = HiddenSet {
+                    house,
+                    cells,
+                    digits,
+                    eliminations,
+                };
+                if direct {
+                    if let Some(single) = hidden.following_single(board, positions) {
+                        return Some(hidden.step(board, Some(single)));
+                    }
+                } else if !hidden.eliminations.is_empty() {
+                    return Some(hidden.step(board, None));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The union of `sets` if every set has two members or more and the union has exactly
+/// `degree` members (Sudoku Explainer's common tuple).
+fn common_tuple(sets: impl Iterator<Item = u32>, degree: u32) -> Option<u32> {
+    let mut union = 0;
+    for set in sets {
+        if set.count_ones() <= 1 {
+            return None;
+        }
+        union |= set;
+    }
+    (union.count_ones() == degree).then_some(union)
+}
+
+fn naked_step(
+    board: &Board,
+    house: &House,
+    cells: Vec<usize>,
+    digits: Digits,
+    eliminations: Vec<Elimination>,
+) -> Step {
+    let (technique, difficulty) = match digits.count_ones() {
+        2 => (Technique::NakedPair, 3.0),
+        3 => (Technique::NakedTriple, 3.6),
+        _ => (Technique::NakedQuad, 5.0),
+    };
+    let size = board.size();
+    let mut step = Step::new(technique, difficulty);
+    let house = HouseRef {
+        kind: house.kind,
+        index: house.index,
+    };
+    step.text = format!(
+        "{}: {} in {} hold {} => {}",
+        technique.name(),
+        cells_name(&cells, size),
+        house_name(house),
+        digits_name(digits),
+        eliminations_text(&eliminations, size)
+    );
+    step.cells = cells;
+    step.houses.push(house);
+    step.eliminations = eliminations;
+    step
+}
+
+/// Digits confined to the same cells of a house.
+struct HiddenSet<'a> {
+    house: &'a House,
+    cells: Vec<usize>,
+    digits: Digits,
+    eliminations: Vec<Elimination>,
+}
+
+impl HiddenSet<'_> {
+    /// The hidden single of another digit (the smallest) that the set leaves in its
+    /// house: a digit with two places or more there, all but one of them in the set.
+    fn following_single(&self, board: &Board, positions: u32) -> Option<Placement> {
+        (1..=board.size() as u8)
+            .filter(|&digit| self.digits & bit(digit) == 0)
+            .find_map(|digit| {
+                let places = board.positions(self.house, digit);
+                let outside = places & !positions;
+                (places.count_ones() > 1 && outside.count_ones() == 1).then(|| Placement {
+                    cell: self.house.cells[outside.trailing_zeros() as usize],
+                    digit,
+                })
+            })
+    }
+
+    fn step(self, board: &Board, single: Option<Placement>) -> Step {
+        let (technique, difficulty) = match (single.is_some(), self.digits.count_ones()) {
+            (true, 2) => (Technique::DirectHiddenPair, 2.0),
+            (true, _) => (Technique::DirectHiddenTriple, 2.5),
+            (false, 2) => (Technique::HiddenPair, 3.4),
+            (false, 3) => (Technique::HiddenTriple, 4.0),
+            (false, _) => (Technique::HiddenQuad, 5.4),
+        };
+        let size = board.size();
+        let mut step = Step::new(technique, difficulty);
+        let house = HouseRef {
+            kind: self.house.kind,
+            index: self.house.index,
+        };
+        let mut text = format!(
+            "{}: {} in {} only in {}",
+            technique.name(),
+            digits_name(self.digits),
+            house_name(house),
+            cells_name(&self.cells, size),
+        );
+        if single.is_none() {
+            text.push_str(" => ");
+            text.push_str(&eliminations_text(&self.eliminations, size));
+        }
+        if let Some(single) = single {
+            text.push_str(&format!(
+                ", so {}={}",
+                cell_name(single.cell, size),
+                digit_name(single.digit)
+            ));
+        }
+        step.text = text;
+        step.cells = self.cells;
+        step.houses.push(house);
+        // A direct step only places its single, as the reference applies it.
+        match single {
+            Some(single) => step.placements.push(single),
+            None => step.eliminations = self.eliminations,
+        }
+        step
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    fn empty_board() -> Board {
+        Board::from_grid(&Grid::empty(9).unwrap())
+    }
+
+    #[test]
+    fn a_naked_pair_clears_its_digits_from_the_rest_of_the_house() {
+        let mut board = empty_board();
+        // r1c1 and r1c2 (box 1) keep only 1 and 2.
+        for cell in [0, 1] {
+            board.eliminate(cell, !(bit(1) | bit(2)));
+        }
+        let step = naked_set(&board, 2).unwrap();
+        assert_eq!(step.technique, Technique::NakedPair);
+        assert_eq!(step.cells, [0, 1]);
+        assert_eq!(step.houses[0].kind, crate::logic::board::HouseKind::Box);
+        assert_eq!(step.eliminations.len(), 7);
+        assert!(
+            step.eliminations
+                .iter()
+                .all(|e| e.digits == bit(1) | bit(2))
+        );
+        assert_eq!(naked_set(&empty_board(), 2), None);
+    }
+
+    #[test]
+    fn a_hidden_pair_clears_the_other_candidates_of_its_cells() {
+        let mut board = empty_board();
+        // In box 1, digits 1 and 2 may go only in r1c1 and r1c2.
+        for cell in [2, 9, 10, 11, 18, 19, 20] {
+            board.eliminate(cell, bit(1) | bit(2));
+        }
+        let step = hidden_set(&board, 2).unwrap();
+        assert_eq!(step.technique, Technique::HiddenPair);
+        assert_eq!(step.cells, [0, 1]);
+        assert_eq!(step.eliminations[0].digits, !(bit(1) | bit(2)) & 0x1ff);
+        // On its own it places nothing: no direct variant.
+        assert_eq!(direct_hidden_set(&board, 2), None);
+    }
+
+    #[test]
+    fn a_direct_hidden_pair_places_the_single_it_leaves() {
+        let mut board = empty_board();
+        for cell in [2, 9, 10, 11, 18, 19, 20] {
+            board.eliminate(cell, bit(1) | bit(2));
+        }
+        // Digit 3 may go only in r1c1 and r3c3 of box 1: without r1c1, r3c3 is left.
+        for cell in [1, 2, 9, 10, 11, 18, 19] {
+            board.eliminate(cell, bit(3));
+        }
+        let step = direct_hidden_set(&board, 2).unwrap();
+        assert_eq!(step.technique, Technique::DirectHiddenPair);
+        assert_eq!(step.placements, [Placement { cell: 20, digit: 3 }]);
+        assert_eq!(step.difficulty, 2.0);
+    }
+}
