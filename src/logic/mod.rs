@@ -4,13 +4,18 @@
 //! - `board`: digits and candidates, and the houses of each size;
 //! - `step`, `technique`: a step as data, and the techniques' ids;
 //! - `singles`, `intersections`, `subsets`, `fish`: the techniques defined on every size;
+//! - `strong_links`, `wings`, `uniqueness`, `aligned`: the other techniques of 9×9 boards;
 //! - `path`: the reference's order of techniques, and the path it takes.
 
+mod aligned;
 pub mod board;
 mod fish;
 mod intersections;
 pub mod path;
 mod singles;
 pub mod step;
+mod strong_links;
 mod subsets;
 pub mod technique;
+mod uniqueness;
+mod wings;

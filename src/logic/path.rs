@@ -6,7 +6,7 @@
 
 use super::board::Board;
 use super::step::Step;
-use super::{fish, intersections, singles, subsets};
+use super::{aligned, fish, intersections, singles, strong_links, subsets, uniqueness, wings};
 use crate::solver::Cancellation;
 
 /// One technique search, in the reference's order.
@@ -21,10 +21,52 @@ enum Search {
     NakedSet(u32),
     Fish(u32),
     HiddenSet(u32),
+    StrongLinks(usize),
+    XyWing,
+    XyzWing,
+    UniqueLoops,
+    AlsWing(usize),
+    Bug,
+    AlignedPairExclusion,
+    AlignedTripletExclusion,
 }
 
 /// The searches for 9×9 boards, in Sudoku Explainer's order.
 const NINE_BY_NINE: &[Search] = &[
+    Search::HiddenSingle,
+    Search::DirectLockedCandidates,
+    Search::DirectHiddenPair,
+    Search::NakedSingle,
+    Search::DirectHiddenTriple,
+    Search::LockedCandidates,
+    Search::NakedSet(2),
+    Search::Fish(2),
+    Search::HiddenSet(2),
+    Search::NakedSet(3),
+    Search::Fish(3),
+    Search::HiddenSet(3),
+    Search::StrongLinks(2),
+    Search::XyWing,
+    Search::XyzWing,
+    Search::UniqueLoops,
+    Search::NakedSet(4),
+    Search::Fish(4),
+    Search::HiddenSet(4),
+    Search::StrongLinks(3),
+    Search::AlsWing(4),
+    Search::Bug,
+    Search::StrongLinks(4),
+    Search::AlsWing(5),
+    Search::AlignedPairExclusion,
+    Search::AlsWing(6),
+    // Chaining: forcing chains and cycles come here.
+    Search::AlsWing(7),
+    Search::AlignedTripletExclusion,
+];
+
+/// The searches defined on every size (singles, intersections, subsets, fish), in the same
+/// order.
+const ANY_SIZE: &[Search] = &[
     Search::HiddenSingle,
     Search::DirectLockedCandidates,
     Search::DirectHiddenPair,
@@ -42,10 +84,6 @@ const NINE_BY_NINE: &[Search] = &[
     Search::HiddenSet(4),
 ];
 
-/// The searches defined on every size (singles, intersections, subsets, fish), in the same
-/// order.
-const ANY_SIZE: &[Search] = NINE_BY_NINE;
-
 impl Search {
     fn find(self, board: &Board) -> Option<Step> {
         match self {
@@ -58,6 +96,14 @@ impl Search {
             Search::NakedSet(degree) => subsets::naked_set(board, degree),
             Search::Fish(degree) => fish::fish(board, degree),
             Search::HiddenSet(degree) => subsets::hidden_set(board, degree),
+            Search::StrongLinks(links) => strong_links::strong_links(board, links),
+            Search::XyWing => wings::xy_wing(board, false),
+            Search::XyzWing => wings::xy_wing(board, true),
+            Search::UniqueLoops => uniqueness::unique_loops(board),
+            Search::AlsWing(size) => wings::als_wing(board, size),
+            Search::Bug => uniqueness::bug(board),
+            Search::AlignedPairExclusion => aligned::aligned_pair_exclusion(board),
+            Search::AlignedTripletExclusion => aligned::aligned_triplet_exclusion(board),
         }
     }
 }
