@@ -120,14 +120,3 @@ fn read_stdin() -> anyhow::Result<String> {
         .context("reading standard input (it must be UTF-8 text)")?;
     Ok(input)
 }
-
-/// jemalloc returns the memory of closed connections to the system within about a
-/// second (its background thread purges pages unused that long), where glibc's
-/// allocator keeps most of it.
-#[global_allocator]
-static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
-
-/// jemalloc's settings, read at start: purge unused pages from a background thread after
-/// a second, and skip the "muzzy" second stage.
-#[unsafe(export_name = "_rjem_malloc_conf")]
-static JEMALLOC_SETTINGS: &[u8] = b"background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0\0";

@@ -11,8 +11,23 @@ use crate::config::ServeConfig;
 use crate::http::{self, AppState};
 use crate::server::{self, ServerError};
 
-/// How often histogram samples are folded in, so memory stays flat without scrapes.
-const METRICS_UPKEEP_PERIOD: Duration = Duration::from_secs(5);
+/// How often histogram samples are folded in (so memory stays flat without scrapes) and
+/// free memory is handed back to the system.
+const UPKEEP_PERIOD: Duration = Duration::from_secs(1);
+
+/// Hands the allocator's free pages back to the system. glibc's allocator keeps the
+/// memory of closed connections in its per-thread arenas, fragmented, for reuse: after
+/// 1,000 stalled 60 KB bodies were closed, the process still held 66 of its 67 MiB.
+/// `malloc_trim` returns every free page of every arena (the same run: back within 1 MiB
+/// of idle; 1,000 stalled heads: within 6 MiB), at the cost of a walk over the heap.
+fn return_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases memory the allocator holds free; it takes the
+    // allocator's locks like any allocation.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
 
 /// Binds the configured address and serves until SIGTERM or SIGINT.
 pub async fn serve(config: ServeConfig) -> Result<(), ServerError> {
@@ -43,10 +58,11 @@ pub async fn run(listener: TcpListener, config: &ServeConfig, shutdown: impl Fut
     let upkeep = tokio::spawn({
         let metrics = state.metrics().clone();
         async move {
-            let mut ticks = tokio::time::interval(METRICS_UPKEEP_PERIOD);
+            let mut ticks = tokio::time::interval(UPKEEP_PERIOD);
             loop {
                 ticks.tick().await;
                 metrics.run_upkeep();
+                return_free_memory();
             }
         }
     });

@@ -273,6 +273,12 @@ impl Board {
         self.values.iter().filter(|&&value| value == digit).count()
     }
 
+    /// Makes this board a copy of `other` (of the same size), reusing its memory.
+    pub fn copy_from(&mut self, other: &Board) {
+        self.values.clone_from(&other.values);
+        self.candidates.clone_from(&other.candidates);
+    }
+
     /// Removes `digits` from the candidates of `cell`.
     pub fn eliminate(&mut self, cell: Cell, digits: Digits) {
         self.candidates[cell] &= !digits;

@@ -2,6 +2,8 @@
 //! lines, the digit leaves the crossing lines' other cells. X-Wing (2), Swordfish (3),
 //! Jellyfish (4).
 
+use std::ops::ControlFlow;
+
 use super::board::{Board, HouseKind, bit, combinations, ones};
 use super::step::{Elimination, HouseRef, Step, digit_name, eliminations_text, house_name};
 use super::technique::Technique;
@@ -10,6 +12,17 @@ use super::technique::Technique;
 /// before rows, sets of lines in Sudoku Explainer's order, digits ascending; a digit
 /// placed so often that fewer than twice `degree` of its cells are open is skipped.
 pub fn fish(board: &Board, degree: u32) -> Option<Step> {
+    let mut found = None;
+    for_each_fish(board, degree, |fish| {
+        found = Some(fish.step(board));
+        ControlFlow::Break(())
+    });
+    found
+}
+
+/// Calls `visit` with every fish of `degree` lines that removes a candidate, in the
+/// reference's scan order, until it breaks.
+pub fn for_each_fish(board: &Board, degree: u32, mut visit: impl FnMut(Fish) -> ControlFlow<()>) {
     let geometry = board.geometry();
     let size = board.size();
     for (base_kind, cover_kind) in [
@@ -33,7 +46,8 @@ pub fn fish(board: &Board, degree: u32) -> Option<Step> {
                 if !all_wide || union.count_ones() != degree {
                     continue;
                 }
-                // A base line's position `p` is the cover line of index `p`.
+                // A base line's position `p` is the cover line of index `p`; the
+                // removals come cover line by cover line, as the reference lists them.
                 let eliminations: Vec<Elimination> = ones(union)
                     .flat_map(|cover| {
                         covers[cover]
@@ -52,45 +66,98 @@ pub fn fish(board: &Board, degree: u32) -> Option<Step> {
                 if eliminations.is_empty() {
                     continue;
                 }
-                let mut eliminations = eliminations;
-                eliminations.sort_by_key(|elimination| elimination.cell);
-                let mut step = Step::new(technique(degree), difficulty(degree));
-                step.cells = ones(lines)
-                    .flat_map(|line| bases[line].cells.iter().copied())
-                    .filter(|&cell| board.has(cell, digit))
-                    .collect();
-                step.cells.sort_unstable();
-                step.houses = ones(lines)
-                    .map(|index| HouseRef {
-                        kind: base_kind,
-                        index,
-                    })
-                    .chain(ones(union).map(|index| HouseRef {
-                        kind: cover_kind,
-                        index,
-                    }))
-                    .collect();
-                let names = |refs: &[HouseRef]| -> String {
-                    refs.iter()
-                        .map(|&house| house_name(house))
-                        .collect::<Vec<_>>()
-                        .join(",")
+                let fish = Fish {
+                    digit,
+                    base_kind,
+                    cover_kind,
+                    bases: lines,
+                    covers: union,
+                    eliminations,
                 };
-                let lines_count = degree as usize;
-                step.text = format!(
-                    "{}: {} in {} lies in {} => {}",
-                    step.technique.name(),
-                    digit_name(digit),
-                    names(&step.houses[..lines_count]),
-                    names(&step.houses[lines_count..]),
-                    eliminations_text(&eliminations, size)
-                );
-                step.eliminations = eliminations;
-                return Some(step);
+                if visit(fish).is_break() {
+                    return;
+                }
             }
         }
     }
-    None
+}
+
+/// A digit whose places in some lines all lie in as many crossing lines.
+pub struct Fish {
+    digit: u8,
+    base_kind: HouseKind,
+    cover_kind: HouseKind,
+    /// The base lines and the cover lines, as masks of line indexes.
+    bases: u32,
+    covers: u32,
+    /// What it removes, cover line by cover line (as the reference inserts them).
+    pub eliminations: Vec<Elimination>,
+}
+
+impl Fish {
+    /// The removals of the digit from the base lines, outside the cover lines, that the
+    /// fish relies on: candidates `source` had and `current` lacks (the reference's rule
+    /// parents, for chains that use the fish).
+    pub fn rule_parents(&self, source: &Board, current: &Board) -> Vec<(usize, u8)> {
+        let geometry = current.geometry();
+        let bases = geometry.houses_of(self.base_kind);
+        ones(self.bases)
+            .flat_map(|line| bases[line].cells.iter().enumerate())
+            .filter(|&(position, &cell)| {
+                self.covers & 1 << position == 0
+                    && source.has(cell, self.digit)
+                    && !current.has(cell, self.digit)
+            })
+            .map(|(_, &cell)| (cell, self.digit))
+            .collect()
+    }
+
+    /// The fish as a step.
+    pub fn step(&self, board: &Board) -> Step {
+        let degree = self.bases.count_ones();
+        let size = board.size();
+        let geometry = board.geometry();
+        let mut step = Step::new(technique(degree), difficulty(degree));
+        step.cells = ones(self.bases)
+            .flat_map(|line| {
+                geometry.houses_of(self.base_kind)[line]
+                    .cells
+                    .iter()
+                    .copied()
+            })
+            .filter(|&cell| board.has(cell, self.digit))
+            .collect();
+        step.cells.sort_unstable();
+        step.houses = ones(self.bases)
+            .map(|index| HouseRef {
+                kind: self.base_kind,
+                index,
+            })
+            .chain(ones(self.covers).map(|index| HouseRef {
+                kind: self.cover_kind,
+                index,
+            }))
+            .collect();
+        let mut eliminations = self.eliminations.clone();
+        eliminations.sort_by_key(|elimination| elimination.cell);
+        let names = |refs: &[HouseRef]| -> String {
+            refs.iter()
+                .map(|&house| house_name(house))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let lines = degree as usize;
+        step.text = format!(
+            "{}: {} in {} lies in {} => {}",
+            step.technique.name(),
+            digit_name(self.digit),
+            names(&step.houses[..lines]),
+            names(&step.houses[lines..]),
+            eliminations_text(&eliminations, size)
+        );
+        step.eliminations = eliminations;
+        step
+    }
 }
 
 fn technique(degree: u32) -> Technique {

@@ -4,6 +4,8 @@
 //! direct variants count only when the removal leaves a hidden single in another house of
 //! the first house's kind, and place that single.
 
+use std::ops::ControlFlow;
+
 use super::board::{Board, House, HouseKind, bit};
 use super::singles::cells_at;
 use super::step::{
@@ -22,16 +24,35 @@ const KIND_PAIRS: [(HouseKind, HouseKind); 4] = [
 
 /// The first pointing or claiming that removes a candidate.
 pub fn locked_candidates(board: &Board) -> Option<Step> {
-    first_lock(board, false)
+    let mut found = None;
+    for_each_lock(board, |lock| {
+        let step = lock.step(board, None);
+        if step.makes_progress() {
+            found = Some(step);
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    });
+    found
 }
 
 /// The first pointing or claiming that leaves a hidden single (in a house of the
 /// confining house's kind), with that single placed.
 pub fn direct_locked_candidates(board: &Board) -> Option<Step> {
-    first_lock(board, true)
+    let mut found = None;
+    for_each_lock(board, |lock| match lock.following_single(board) {
+        Some(single) => {
+            found = Some(lock.step(board, Some(single)));
+            ControlFlow::Break(())
+        }
+        None => ControlFlow::Continue(()),
+    });
+    found
 }
 
-fn first_lock(board: &Board, direct: bool) -> Option<Step> {
+/// Calls `visit` with every lock on `board` in the reference's scan order (pairs of house
+/// kinds, then digits, then the confining house, then the crossing one), until it breaks.
+pub fn for_each_lock<'a>(board: &'a Board, mut visit: impl FnMut(Lock<'a>) -> ControlFlow<()>) {
     let geometry = board.geometry();
     for (first_kind, second_kind) in KIND_PAIRS {
         for digit in 1..=board.size() as u8 {
@@ -50,31 +71,39 @@ fn first_lock(board: &Board, direct: bool) -> Option<Step> {
                         second,
                         digit,
                     };
-                    let step = if direct {
-                        lock.following_single(board)
-                            .map(|single| lock.step(board, Some(single)))
-                    } else {
-                        let step = lock.step(board, None);
-                        step.makes_progress().then_some(step)
-                    };
-                    if step.is_some() {
-                        return step;
+                    if visit(lock).is_break() {
+                        return;
                     }
                 }
             }
         }
     }
-    None
 }
 
 /// `digit`, confined in `first` to cells of `second`.
-struct Lock<'a> {
+pub struct Lock<'a> {
     first: &'a House,
     second: &'a House,
     digit: u8,
 }
 
 impl Lock<'_> {
+    /// The removals of the digit from the confining house, outside the crossing house,
+    /// that the lock relies on: candidates `source` had and `current` lacks (the
+    /// reference's rule parents, for chains that use the lock).
+    pub fn rule_parents(&self, source: &Board, current: &Board) -> Vec<(usize, u8)> {
+        self.first
+            .cells
+            .iter()
+            .filter(|&&cell| {
+                source.has(cell, self.digit)
+                    && !current.has(cell, self.digit)
+                    && !self.second.cells.contains(&cell)
+            })
+            .map(|&cell| (cell, self.digit))
+            .collect()
+    }
+
     /// The hidden single the lock leaves in another house of the first house's kind that
     /// crosses the second: the first such house, by index, whose places for the digit
     /// outside the second house come down to one.
@@ -106,7 +135,22 @@ impl Lock<'_> {
             })
     }
 
-    fn step(&self, board: &Board, single: Option<Placement>) -> Step {
+    /// The digit's candidates in the crossing house outside the confining one, in house
+    /// order: what the lock removes.
+    pub fn eliminations(&self, board: &Board) -> Vec<Elimination> {
+        self.second
+            .cells
+            .iter()
+            .filter(|&&cell| board.has(cell, self.digit) && !self.first.cells.contains(&cell))
+            .map(|&cell| Elimination {
+                cell,
+                digits: bit(self.digit),
+            })
+            .collect()
+    }
+
+    /// The lock as a step: its removals, or (direct) the single it leaves.
+    pub fn step(&self, board: &Board, single: Option<Placement>) -> Step {
         let pointing = self.first.kind == HouseKind::Box;
         let (technique, difficulty) = match (single.is_some(), pointing) {
             (false, true) => (Technique::Pointing, 2.6),
@@ -115,20 +159,14 @@ impl Lock<'_> {
             (true, false) => (Technique::DirectClaiming, 1.9),
         };
         let mut step = Step::new(technique, difficulty);
-        let digit = bit(self.digit);
-        for &cell in &self.second.cells {
-            if board.candidates(cell) & digit == 0 {
-                continue;
-            }
-            if self.first.cells.contains(&cell) {
-                step.cells.push(cell);
-            } else {
-                step.eliminations.push(Elimination {
-                    cell,
-                    digits: digit,
-                });
-            }
-        }
+        step.cells = self
+            .second
+            .cells
+            .iter()
+            .copied()
+            .filter(|&cell| board.has(cell, self.digit) && self.first.cells.contains(&cell))
+            .collect();
+        step.eliminations = self.eliminations(board);
         // A direct step only places its single, as the reference applies it: the lock's
         // removals are what make the single, and a later step finds them again.
         if let Some(single) = single {

@@ -5,17 +5,19 @@
 //! - `step`, `technique`: a step as data, and the techniques' ids;
 //! - `singles`, `intersections`, `subsets`, `fish`: the techniques defined on every size;
 //! - `strong_links`, `wings`, `uniqueness`, `aligned`: the other techniques of 9×9 boards;
+//! - `chains`: forcing chains and cycles, static, Nishio, multiple, dynamic and nested;
 //! - `path`: the reference's order of techniques, and the path it takes.
 
 mod aligned;
 pub mod board;
-mod fish;
-mod intersections;
+mod chains;
+pub(crate) mod fish;
+pub(crate) mod intersections;
 pub mod path;
 mod singles;
 pub mod step;
 mod strong_links;
-mod subsets;
+pub(crate) mod subsets;
 pub mod technique;
 mod uniqueness;
 mod wings;

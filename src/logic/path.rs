@@ -5,6 +5,7 @@
 //! decides every later state.
 
 use super::board::Board;
+use super::chains::{Mode, chain_step};
 use super::step::Step;
 use super::{aligned, fish, intersections, singles, strong_links, subsets, uniqueness, wings};
 use crate::solver::Cancellation;
@@ -29,6 +30,7 @@ enum Search {
     Bug,
     AlignedPairExclusion,
     AlignedTripletExclusion,
+    Chains(Mode),
 }
 
 /// The searches for 9×9 boards, in Sudoku Explainer's order.
@@ -59,9 +61,19 @@ const NINE_BY_NINE: &[Search] = &[
     Search::AlsWing(5),
     Search::AlignedPairExclusion,
     Search::AlsWing(6),
-    // Chaining: forcing chains and cycles come here.
+    Search::Chains(Mode::FORCING_CHAINS_AND_CYCLES),
     Search::AlsWing(7),
     Search::AlignedTripletExclusion,
+    Search::Chains(Mode::NISHIO),
+    Search::Chains(Mode::MULTIPLE),
+    Search::Chains(Mode::dynamic(0, 0)),
+    Search::Chains(Mode::dynamic(1, 0)),
+    Search::Chains(Mode::dynamic(2, 0)),
+    Search::Chains(Mode::dynamic(3, 0)),
+    Search::Chains(Mode::dynamic(4, 0)),
+    Search::Chains(Mode::dynamic(4, 1)),
+    Search::Chains(Mode::dynamic(4, 2)),
+    Search::Chains(Mode::dynamic(4, 3)),
 ];
 
 /// The searches defined on every size (singles, intersections, subsets, fish), in the same
@@ -85,7 +97,7 @@ const ANY_SIZE: &[Search] = &[
 ];
 
 impl Search {
-    fn find(self, board: &Board) -> Option<Step> {
+    fn find(self, board: &Board, cancel: &Cancellation) -> Option<Step> {
         match self {
             Search::HiddenSingle => singles::hidden_single(board),
             Search::DirectLockedCandidates => intersections::direct_locked_candidates(board),
@@ -104,6 +116,7 @@ impl Search {
             Search::Bug => uniqueness::bug(board),
             Search::AlignedPairExclusion => aligned::aligned_pair_exclusion(board),
             Search::AlignedTripletExclusion => aligned::aligned_triplet_exclusion(board),
+            Search::Chains(mode) => chain_step(board, mode, cancel),
         }
     }
 }
@@ -117,14 +130,18 @@ pub enum Stop {
     Cancelled,
 }
 
-/// The easiest step for `board`: the first technique in the order that finds one.
-pub fn next_step(board: &Board) -> Option<Step> {
+/// The easiest step for `board`: the first technique in the order that finds one. A
+/// search that `cancel` stops may miss steps, so its caller checks `cancel` before it
+/// trusts the answer.
+pub fn next_step(board: &Board, cancel: &Cancellation) -> Option<Step> {
     let searches = if board.size() == 9 {
         NINE_BY_NINE
     } else {
         ANY_SIZE
     };
-    searches.iter().find_map(|search| search.find(board))
+    searches
+        .iter()
+        .find_map(|search| search.find(board, cancel))
 }
 
 /// Steps from `board` until it is solved, applying each; the steps so far and why it
@@ -135,7 +152,11 @@ pub fn solve(board: &mut Board, cancel: &Cancellation) -> (Vec<Step>, Option<Sto
         if cancel.is_cancelled() {
             return (steps, Some(Stop::Cancelled));
         }
-        let Some(step) = next_step(board) else {
+        let step = next_step(board, cancel);
+        if cancel.is_cancelled() {
+            return (steps, Some(Stop::Cancelled));
+        }
+        let Some(step) = step else {
             return (steps, Some(Stop::Stuck));
         };
         step.apply(board);

@@ -4,7 +4,9 @@
 //! when the removal leaves a hidden single of another digit in the same house, and place
 //! it.
 
-use super::board::{Board, Digits, House, bit, combinations, ones};
+use std::ops::ControlFlow;
+
+use super::board::{Board, Digits, House, bit, combinations, digits_of, ones};
 use super::singles::{SCAN_ORDER, cells_at};
 use super::step::{
     Elimination, HouseRef, Placement, Step, cell_name, cells_name, digit_name, digits_name,
@@ -15,6 +17,21 @@ use super::technique::Technique;
 /// The first naked set of `degree` cells (2 to 4) that removes a candidate. Only houses
 /// with at least twice `degree` empty cells are searched, as the reference does.
 pub fn naked_set(board: &Board, degree: u32) -> Option<Step> {
+    let mut found = None;
+    for_each_naked_set(board, degree, |naked| {
+        found = Some(naked.step(board));
+        ControlFlow::Break(())
+    });
+    found
+}
+
+/// Calls `visit` with every naked set of `degree` cells that removes a candidate, in the
+/// reference's scan order, until it breaks.
+pub fn for_each_naked_set<'a>(
+    board: &'a Board,
+    degree: u32,
+    mut visit: impl FnMut(NakedSet<'a>) -> ControlFlow<()>,
+) {
     let geometry = board.geometry();
     let size = board.size() as u32;
     for kind in SCAN_ORDER {
@@ -40,27 +57,60 @@ pub fn naked_set(board: &Board, degree: u32) -> Option<Step> {
                     })
                     .collect();
                 if !eliminations.is_empty() {
-                    return Some(naked_step(board, house, cells, digits, eliminations));
+                    let naked = NakedSet {
+                        house,
+                        cells,
+                        digits,
+                        eliminations,
+                    };
+                    if visit(naked).is_break() {
+                        return;
+                    }
                 }
             }
         }
     }
-    None
 }
 
 /// The first hidden set of `degree` digits (2 to 4) that removes a candidate, searched in
 /// houses with more than twice `degree` empty cells.
 pub fn hidden_set(board: &Board, degree: u32) -> Option<Step> {
-    find_hidden_set(board, degree, false)
+    let mut found = None;
+    for_each_hidden_set(board, degree, false, |hidden| {
+        if hidden.eliminations.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        found = Some(hidden.step(board, None));
+        ControlFlow::Break(())
+    });
+    found
 }
 
 /// The first hidden set of `degree` digits (2 or 3) that leaves a hidden single of
 /// another digit in its house, searched in houses with more than `degree` empty cells.
 pub fn direct_hidden_set(board: &Board, degree: u32) -> Option<Step> {
-    find_hidden_set(board, degree, true)
+    let mut found = None;
+    for_each_hidden_set(board, degree, true, |hidden| {
+        match hidden.following_single(board) {
+            Some(single) => {
+                found = Some(hidden.step(board, Some(single)));
+                ControlFlow::Break(())
+            }
+            None => ControlFlow::Continue(()),
+        }
+    });
+    found
 }
 
-fn find_hidden_set(board: &Board, degree: u32, direct: bool) -> Option<Step> {
+/// Calls `visit` with every hidden set of `degree` digits in the reference's scan order
+/// (in houses with more than `degree` empty cells when `direct`, else more than twice
+/// `degree`), until it breaks.
+pub fn for_each_hidden_set<'a>(
+    board: &'a Board,
+    degree: u32,
+    direct: bool,
+    mut visit: impl FnMut(HiddenSet<'a>) -> ControlFlow<()>,
+) {
     let geometry = board.geometry();
     let size = board.size() as u32;
     let minimum = if direct { degree } else { 2 * degree } as usize;
@@ -69,10 +119,9 @@ fn find_hidden_set(board: &Board, degree: u32, direct: bool) -> Option<Step> {
             if board.empty_count(house) <= minimum {
                 continue;
             }
-            for digit_indexes in combinations(degree, size) {
-                let digits: Digits = digit_indexes;
+            for digits in combinations(degree, size) {
                 let Some(positions) = common_tuple(
-                    ones(digit_indexes).map(|index| board.positions(house, index as u8 + 1)),
+                    ones(digits).map(|index| board.positions(house, index as u8 + 1)),
                     degree,
                 ) else {
                     continue;
@@ -90,21 +139,17 @@ fn find_hidden_set(board: &Board, degree: u32, direct: bool) -> Option<Step> {
                     .collect();
                 let hidden = HiddenSet {
                     house,
+                    positions,
                     cells,
                     digits,
                     eliminations,
                 };
-                if direct {
-                    if let Some(single) = hidden.following_single(board, positions) {
-                        return Some(hidden.step(board, Some(single)));
-                    }
-                } else if !hidden.eliminations.is_empty() {
-                    return Some(hidden.step(board, None));
+                if visit(hidden).is_break() {
+                    return;
                 }
             }
         }
     }
-    None
 }
 
 /// The union of `sets` if every set has two members or more and the union has exactly
@@ -120,50 +165,82 @@ fn common_tuple(sets: impl Iterator<Item = u32>, degree: u32) -> Option<u32> {
     (union.count_ones() == degree).then_some(union)
 }
 
-fn naked_step(
-    board: &Board,
-    house: &House,
-    cells: Vec<usize>,
-    digits: Digits,
-    eliminations: Vec<Elimination>,
-) -> Step {
-    let (technique, difficulty) = match digits.count_ones() {
-        2 => (Technique::NakedPair, 3.0),
-        3 => (Technique::NakedTriple, 3.6),
-        _ => (Technique::NakedQuad, 5.0),
-    };
-    let size = board.size();
-    let mut step = Step::new(technique, difficulty);
-    let house = HouseRef {
-        kind: house.kind,
-        index: house.index,
-    };
-    step.text = format!(
-        "{}: {} in {} hold {} => {}",
-        technique.name(),
-        cells_name(&cells, size),
-        house_name(house),
-        digits_name(digits),
-        eliminations_text(&eliminations, size)
-    );
-    step.cells = cells;
-    step.houses.push(house);
-    step.eliminations = eliminations;
-    step
-}
-
-/// Digits confined to the same cells of a house.
-struct HiddenSet<'a> {
+/// Cells of a house that hold as many candidates between them as they are.
+pub struct NakedSet<'a> {
     house: &'a House,
     cells: Vec<usize>,
     digits: Digits,
-    eliminations: Vec<Elimination>,
+    /// What it removes, in house order (as the reference inserts them).
+    pub eliminations: Vec<Elimination>,
+}
+
+impl NakedSet<'_> {
+    /// The other candidates of its cells that `source` had: they had to go for the set
+    /// to form (the reference's rule parents, for chains that use the set).
+    pub fn rule_parents(&self, source: &Board) -> Vec<(usize, u8)> {
+        self.cells
+            .iter()
+            .flat_map(|&cell| {
+                digits_of(source.candidates(cell) & !self.digits).map(move |digit| (cell, digit))
+            })
+            .collect()
+    }
+
+    /// The set as a step.
+    pub fn step(&self, board: &Board) -> Step {
+        let (technique, difficulty) = match self.digits.count_ones() {
+            2 => (Technique::NakedPair, 3.0),
+            3 => (Technique::NakedTriple, 3.6),
+            _ => (Technique::NakedQuad, 5.0),
+        };
+        let size = board.size();
+        let mut step = Step::new(technique, difficulty);
+        let house = HouseRef {
+            kind: self.house.kind,
+            index: self.house.index,
+        };
+        step.text = format!(
+            "{}: {} in {} hold {} => {}",
+            technique.name(),
+            cells_name(&self.cells, size),
+            house_name(house),
+            digits_name(self.digits),
+            eliminations_text(&self.eliminations, size)
+        );
+        step.cells = self.cells.clone();
+        step.houses.push(house);
+        step.eliminations = self.eliminations.clone();
+        step
+    }
+}
+
+/// Digits confined to the same cells of a house.
+pub struct HiddenSet<'a> {
+    house: &'a House,
+    /// The cells' positions in the house.
+    positions: u32,
+    cells: Vec<usize>,
+    digits: Digits,
+    /// What it removes, in house order (as the reference inserts them).
+    pub eliminations: Vec<Elimination>,
 }
 
 impl HiddenSet<'_> {
+    /// The set's digits that `source` had in the house's other cells: they had to go for
+    /// the set to form (the reference's rule parents, for chains that use the set).
+    pub fn rule_parents(&self, source: &Board) -> Vec<(usize, u8)> {
+        ones(!self.positions & ((1 << self.house.cells.len()) - 1))
+            .flat_map(|position| {
+                let cell = self.house.cells[position];
+                digits_of(source.candidates(cell) & self.digits).map(move |digit| (cell, digit))
+            })
+            .collect()
+    }
+
     /// The hidden single of another digit (the smallest) that the set leaves in its
     /// house: a digit with two places or more there, all but one of them in the set.
-    fn following_single(&self, board: &Board, positions: u32) -> Option<Placement> {
+    fn following_single(&self, board: &Board) -> Option<Placement> {
+        let positions = self.positions;
         (1..=board.size() as u8)
             .filter(|&digit| self.digits & bit(digit) == 0)
             .find_map(|digit| {
@@ -176,7 +253,8 @@ impl HiddenSet<'_> {
             })
     }
 
-    fn step(self, board: &Board, single: Option<Placement>) -> Step {
+    /// The set as a step: its removals, or (direct) the single it leaves.
+    pub fn step(&self, board: &Board, single: Option<Placement>) -> Step {
         let (technique, difficulty) = match (single.is_some(), self.digits.count_ones()) {
             (true, 2) => (Technique::DirectHiddenPair, 2.0),
             (true, _) => (Technique::DirectHiddenTriple, 2.5),
@@ -209,12 +287,12 @@ impl HiddenSet<'_> {
             ));
         }
         step.text = text;
-        step.cells = self.cells;
+        step.cells = self.cells.clone();
         step.houses.push(house);
         // A direct step only places its single, as the reference applies it.
         match single {
             Some(single) => step.placements.push(single),
-            None => step.eliminations = self.eliminations,
+            None => step.eliminations = self.eliminations.clone(),
         }
         step
     }

@@ -1,0 +1,673 @@
+//! The chain searches of the reference's `Chaining` rule, one mode at a time: static
+//! forcing chains and cycles; Nishio; multiple (cell and region) forcing chains; dynamic
+//! forcing chains, with advanced implications from level 1 on.
+//!
+//! Every search collects all its hints, in the order the reference finds them; the caller
+//! keeps the first of the smallest (difficulty, complexity, kind) in that order, as the
+//! reference's stable sort does.
+
+use super::Mode;
+use super::graph::{
+    Arena, Cause, Key, NodeId, PotentialSet, cell_of, conjugate, digit_of, is_on, key,
+};
+use super::hints::{ChainHint, HintShape};
+use super::implications::{off_to_on, on_to_off};
+use crate::logic::board::{Board, Cell, Digits, HouseKind, bit, digits_of};
+use crate::solver::Cancellation;
+
+/// A search in one mode over one board.
+pub struct Search<'a> {
+    pub(super) mode: Mode,
+    pub(super) arena: Arena,
+    cancel: &'a Cancellation,
+    /// The board the chains run on, with the removals of the current dynamic chain.
+    work: Board,
+    /// Sets no longer in use, kept to spare their allocation.
+    spare_sets: Vec<PotentialSet>,
+    /// The hints found so far, in the reference's order.
+    pub(super) hints: Vec<ChainHint>,
+}
+
+/// The sets that a binary chaining from one candidate leaves: what follows from it being
+/// true.
+struct Outcome {
+    on: PotentialSet,
+    off: PotentialSet,
+}
+
+impl<'a> Search<'a> {
+    /// A search in `mode` over `board`.
+    pub fn new(mode: Mode, board: &Board, cancel: &'a Cancellation) -> Self {
+        Search {
+            mode,
+            arena: Arena::new(),
+            cancel,
+            work: board.clone(),
+            spare_sets: Vec::new(),
+            hints: Vec::new(),
+        }
+    }
+
+    fn set(&mut self) -> PotentialSet {
+        self.spare_sets.pop().unwrap_or_default()
+    }
+
+    fn recycle(&mut self, mut set: PotentialSet) {
+        set.clear();
+        self.spare_sets.push(set);
+    }
+
+    /// Runs the search on `board`, filling `self.hints`.
+    pub fn run(&mut self, board: &Board) {
+        if self.mode.multiple || self.mode.dynamic {
+            self.multiple_chains(board);
+        } else {
+            // Cycles and chains with X-links only, then Y-links only, then both.
+            for (y, x) in [(false, true), (true, false), (true, true)] {
+                self.unary_chains(board, y, x);
+            }
+        }
+    }
+
+    /// Whether the search should stop (its caller gave up).
+    fn cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+
+    // --- Static forcing chains and cycles -----------------------------------------------
+
+    fn unary_chains(&mut self, board: &Board, y: bool, x: bool) {
+        for cell in 0..81 {
+            let candidates = board.candidates(cell);
+            if candidates.count_ones() < 2 {
+                continue;
+            }
+            if self.cancelled() {
+                return;
+            }
+            for digit in digits_of(candidates) {
+                self.unary_chaining(board, cell, digit, y, x);
+            }
+        }
+    }
+
+    /// Cycles through a candidate, and (with X-links) forcing chains that make it
+    /// contradict itself.
+    fn unary_chaining(&mut self, board: &Board, cell: Cell, digit: u8, y: bool, x: bool) {
+        if !x && board.candidates(cell).count_ones() > 2 {
+            // Y-cycles start only in bivalue cells.
+            return;
+        }
+        let source = self
+            .arena
+            .add(key(cell, digit, true), Cause::Assumption, &[]);
+        let cycles = self.cycles(board, source, y, x);
+        let mut chains = Vec::new();
+        if x {
+            let mut on = self.set();
+            let mut off = self.set();
+            on.add(&self.arena, source);
+            self.forcing_chains(board, &mut on, &mut off, y, source, &mut chains);
+            self.recycle(on);
+            self.recycle(off);
+            let source_off = self
+                .arena
+                .add(key(cell, digit, false), Cause::Assumption, &[]);
+            let mut on = self.set();
+            let mut off = self.set();
+            off.add(&self.arena, source_off);
+            self.forcing_chains(board, &mut on, &mut off, y, source_off, &mut chains);
+            self.recycle(on);
+            self.recycle(off);
+        }
+        for dst_on in cycles {
+            let dst_off = self.reversed_cycle(dst_on);
+            let hint = self.cycle_hint(board, dst_on, dst_off, y, x);
+            self.push_if_worth(hint);
+        }
+        for target in chains {
+            let hint = self.forcing_chain_hint(board, target, y, x);
+            self.push_if_worth(hint);
+        }
+    }
+
+    /// Whether `ancestor`'s potential lies on the single chain (first parents) of `child`.
+    fn is_parent(&self, child: NodeId, ancestor: Key) -> bool {
+        let mut current = child;
+        while let Some(parent) = self.arena.first_parent(current) {
+            if self.arena.key(parent) == ancestor {
+                return true;
+            }
+            current = parent;
+        }
+        false
+    }
+
+    /// The nodes that close a cycle back to `source` (breadth first, layer by layer).
+    fn cycles(&mut self, board: &Board, source: NodeId, y: bool, x: bool) -> Vec<NodeId> {
+        let mut to_on = self.set();
+        let mut to_off = self.set();
+        to_on.add(&self.arena, source);
+        let source_key = self.arena.key(source);
+        let mut pending_on = vec![source];
+        let mut pending_off: Vec<NodeId> = Vec::new();
+        let mut cycles = Vec::new();
+        let mut length = 0;
+        let mut derived = Vec::new();
+        while !pending_on.is_empty() || !pending_off.is_empty() {
+            length += 1;
+            for p in std::mem::take(&mut pending_on) {
+                derived.clear();
+                on_to_off(board, &mut self.arena, p, y, &mut derived);
+                for &off in &derived {
+                    if !self.is_parent(p, self.arena.key(off)) {
+                        pending_off.push(off);
+                        to_off.add(&self.arena, off);
+                    }
+                }
+            }
+            length += 1;
+            for p in std::mem::take(&mut pending_off) {
+                derived.clear();
+                off_to_on(board, &mut self.arena, p, None, &to_off, y, x, &mut derived);
+                for &on in &derived {
+                    let on_key = self.arena.key(on);
+                    if length >= 4 && on_key == source_key {
+                        cycles.push(on);
+                    }
+                    if !to_on.contains(on_key) {
+                        pending_on.push(on);
+                        to_on.add(&self.arena, on);
+                    }
+                }
+            }
+        }
+        self.recycle(to_on);
+        self.recycle(to_off);
+        cycles
+    }
+
+    /// Nodes that contradict `source` (its conjugate), found breadth first.
+    fn forcing_chains(
+        &mut self,
+        board: &Board,
+        to_on: &mut PotentialSet,
+        to_off: &mut PotentialSet,
+        y: bool,
+        source: NodeId,
+        chains: &mut Vec<NodeId>,
+    ) {
+        let contradiction = conjugate(self.arena.key(source));
+        let mut pending_on: Vec<NodeId> = to_on.iter().collect();
+        let mut pending_off: Vec<NodeId> = to_off.iter().collect();
+        let mut derived = Vec::new();
+        while !pending_on.is_empty() || !pending_off.is_empty() {
+            for p in std::mem::take(&mut pending_on) {
+                derived.clear();
+                on_to_off(board, &mut self.arena, p, y, &mut derived);
+                for &off in &derived {
+                    let off_key = self.arena.key(off);
+                    if off_key == contradiction
+                        && !chains.iter().any(|&c| self.arena.key(c) == off_key)
+                    {
+                        chains.push(off);
+                    }
+                    if !to_off.contains(off_key) {
+                        pending_off.push(off);
+                        to_off.add(&self.arena, off);
+                    }
+                }
+            }
+            for p in std::mem::take(&mut pending_off) {
+                derived.clear();
+                off_to_on(
+                    board,
+                    &mut self.arena,
+                    p,
+                    None,
+                    to_off,
+                    y,
+                    true,
+                    &mut derived,
+                );
+                for &on in &derived {
+                    let on_key = self.arena.key(on);
+                    if on_key == contradiction
+                        && !chains.iter().any(|&c| self.arena.key(c) == on_key)
+                    {
+                        chains.push(on);
+                    }
+                    if !to_on.contains(on_key) {
+                        pending_on.push(on);
+                        to_on.add(&self.arena, on);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cycle that ends at `dst_on`, walked the other way with every truth value
+    /// flipped; returns its start (an off node).
+    fn reversed_cycle(&mut self, dst_on: NodeId) -> NodeId {
+        let path = self.arena.path(dst_on);
+        // path runs from the source to dst_on; the reversed chain starts at the source's
+        // flip and each node's parent is the flip of the node after it.
+        let mut next: Option<NodeId> = None;
+        for &node in path.iter().rev() {
+            let original = *self.arena.node(node);
+            let parents: Vec<NodeId> = next.into_iter().collect();
+            next = Some(
+                self.arena
+                    .add(conjugate(original.key), original.cause, &parents),
+            );
+        }
+        next.expect("a cycle has nodes")
+    }
+
+    fn cycle_hint(
+        &mut self,
+        board: &Board,
+        dst_on: NodeId,
+        dst_off: NodeId,
+        y: bool,
+        x: bool,
+    ) -> ChainHint {
+        let geometry = board.geometry();
+        let path = self.arena.path(dst_on);
+        // The cells of the cycle: every node but the source (which is dst_on's cell too).
+        let mut in_cycle: u128 = 0;
+        for &node in &path[1..] {
+            in_cycle |= 1 << cell_of(self.arena.key(node));
+        }
+        let mut forward = [0 as Digits; 81];
+        let mut backward = [0 as Digits; 81];
+        for &node in &path[1..] {
+            let node_key = self.arena.key(node);
+            let digit = digit_of(node_key);
+            for &peer in &geometry.peers[cell_of(node_key)] {
+                if in_cycle & 1 << peer == 0 && board.has(peer, digit) {
+                    if is_on(node_key) {
+                        forward[peer] |= bit(digit);
+                    } else {
+                        backward[peer] |= bit(digit);
+                    }
+                }
+            }
+        }
+        let removable = (0..81)
+            .filter_map(|cell| {
+                let digits = forward[cell] & backward[cell];
+                (digits != 0).then_some((cell, digits))
+            })
+            .collect();
+        ChainHint::new(
+            HintShape::Cycle { dst_on, dst_off },
+            self.mode,
+            y,
+            x,
+            removable,
+            None,
+            &mut self.arena,
+        )
+    }
+
+    fn forcing_chain_hint(&mut self, board: &Board, target: NodeId, y: bool, x: bool) -> ChainHint {
+        let target_key = self.arena.key(target);
+        let (removable, result) = removals_for(board, target_key);
+        ChainHint::new(
+            HintShape::Forcing { target },
+            self.mode,
+            y,
+            x,
+            removable,
+            result,
+            &mut self.arena,
+        )
+    }
+
+    fn push_if_worth(&mut self, hint: ChainHint) {
+        if !hint.removable.is_empty() {
+            self.hints.push(hint);
+        }
+    }
+
+    // --- Multiple and dynamic forcing chains --------------------------------------------
+
+    fn multiple_chains(&mut self, board: &Board) {
+        for cell in 0..81 {
+            let count = board.candidates(cell).count_ones();
+            if count > 2 || count > 1 && self.mode.dynamic {
+                if self.cancelled() {
+                    return;
+                }
+                self.chains_from_cell(board, cell, count);
+            }
+        }
+    }
+
+    fn chains_from_cell(&mut self, board: &Board, cell: Cell, count: u32) {
+        let mode = self.mode;
+        let mut outcomes: Vec<(u8, Outcome)> = Vec::new();
+        let mut cell_on: Option<PotentialSet> = None;
+        let mut cell_off: Option<PotentialSet> = None;
+        for digit in digits_of(board.candidates(cell)) {
+            let p_on = self
+                .arena
+                .add(key(cell, digit, true), Cause::Assumption, &[]);
+            let p_off = self
+                .arena
+                .add(key(cell, digit, false), Cause::Assumption, &[]);
+            let double = count >= 3 && !mode.nishio && mode.dynamic;
+            let contradiction = mode.dynamic || mode.nishio;
+            let outcome = self.binary_chaining(board, p_on, p_off, double, contradiction);
+            if !mode.nishio {
+                self.region_chainings(board, cell, digit, &outcome);
+            }
+            match (&mut cell_on, &mut cell_off) {
+                (Some(on), Some(off)) => {
+                    on.retain_in(&outcome.on);
+                    off.retain_in(&outcome.off);
+                }
+                _ => {
+                    cell_on = Some(outcome.on.clone());
+                    cell_off = Some(outcome.off.clone());
+                }
+            }
+            outcomes.push((digit, outcome));
+        }
+        if !mode.nishio && (count == 2 || mode.multiple && count > 2) {
+            for (common, on) in [(cell_on.as_ref(), true), (cell_off.as_ref(), false)] {
+                let Some(common) = common else { continue };
+                for target in common.iter().collect::<Vec<_>>() {
+                    let target_key = self.arena.key(target);
+                    let chains: Vec<NodeId> = outcomes
+                        .iter()
+                        .filter_map(|(_, outcome)| {
+                            if on { &outcome.on } else { &outcome.off }.get(target_key)
+                        })
+                        .collect();
+                    let (removable, result) = removals_for(board, target_key);
+                    let hint = ChainHint::new(
+                        HintShape::Cell { cell, chains },
+                        mode,
+                        true,
+                        true,
+                        removable,
+                        result,
+                        &mut self.arena,
+                    );
+                    self.push_if_worth(hint);
+                }
+            }
+        }
+        for (_, outcome) in outcomes {
+            self.recycle(outcome.on);
+            self.recycle(outcome.off);
+        }
+        for set in [cell_on, cell_off].into_iter().flatten() {
+            self.recycle(set);
+        }
+    }
+
+    /// Assumes `p_on`'s candidate true, then false: contradictions of either, and
+    /// (`double`) what follows either way. Returns what follows from it being true.
+    fn binary_chaining(
+        &mut self,
+        board: &Board,
+        p_on: NodeId,
+        p_off: NodeId,
+        double: bool,
+        contradiction: bool,
+    ) -> Outcome {
+        let mut on_to_on = self.set();
+        let mut on_to_off = self.set();
+        let mut off_to_on = self.set();
+        let mut off_to_off = self.set();
+        on_to_on.add(&self.arena, p_on);
+        let absurd = self.chaining(board, &mut on_to_on, &mut on_to_off);
+        if let Some((on, off)) = absurd.filter(|_| contradiction) {
+            // The candidate cannot be true.
+            let hint = self.binary_hint(board, p_on, on, off, p_on, true);
+            self.push_if_worth(hint);
+        }
+        off_to_off.add(&self.arena, p_off);
+        let absurd = self.chaining(board, &mut off_to_on, &mut off_to_off);
+        if let Some((on, off)) = absurd.filter(|_| contradiction) {
+            // The candidate cannot be false.
+            let hint = self.binary_hint(board, p_off, on, off, p_off, true);
+            self.push_if_worth(hint);
+        }
+        if double {
+            for from_on in on_to_on.iter().collect::<Vec<_>>() {
+                if let Some(from_off) = off_to_on.get(self.arena.key(from_on)) {
+                    let hint = self.binary_hint(board, p_on, from_on, from_off, from_on, false);
+                    self.push_if_worth(hint);
+                }
+            }
+            for from_on in on_to_off.iter().collect::<Vec<_>>() {
+                if let Some(from_off) = off_to_off.get(self.arena.key(from_on)) {
+                    let hint = self.binary_hint(board, p_off, from_on, from_off, from_off, false);
+                    self.push_if_worth(hint);
+                }
+            }
+        }
+        self.recycle(off_to_on);
+        self.recycle(off_to_off);
+        Outcome {
+            on: on_to_on,
+            off: on_to_off,
+        }
+    }
+
+    fn binary_hint(
+        &mut self,
+        board: &Board,
+        source: NodeId,
+        dst_on: NodeId,
+        dst_off: NodeId,
+        target: NodeId,
+        absurd: bool,
+    ) -> ChainHint {
+        // A contradiction concludes the source's opposite; a double chain, what follows
+        // either way.
+        let conclusion = if absurd {
+            conjugate(self.arena.key(source))
+        } else {
+            self.arena.key(target)
+        };
+        let (removable, result) = removals_for(board, conclusion);
+        ChainHint::new(
+            HintShape::Binary {
+                dst_on,
+                dst_off,
+                absurd,
+            },
+            self.mode,
+            true,
+            true,
+            removable,
+            result,
+            &mut self.arena,
+        )
+    }
+
+    /// Region forcing chains for `digit`, from each house of `cell` where `cell` is the
+    /// digit's first place (so each house is met once).
+    fn region_chainings(&mut self, board: &Board, cell: Cell, digit: u8, outcome: &Outcome) {
+        let geometry = board.geometry();
+        for kind in [HouseKind::Box, HouseKind::Row, HouseKind::Column] {
+            let house = geometry.house_of(cell, kind);
+            let positions = board.positions(house, digit);
+            let count = positions.count_ones();
+            if !(count == 2 || self.mode.multiple && count > 2) {
+                continue;
+            }
+            if house.cells[positions.trailing_zeros() as usize] != cell {
+                continue;
+            }
+            let mut region_on = outcome.on.clone();
+            let mut region_off = outcome.off.clone();
+            let mut branches: Vec<Outcome> = Vec::new();
+            for position in crate::logic::board::ones(positions) {
+                let other = house.cells[position];
+                if other == cell {
+                    continue;
+                }
+                let start = self
+                    .arena
+                    .add(key(other, digit, true), Cause::Assumption, &[]);
+                let mut to_on = self.set();
+                let mut to_off = self.set();
+                to_on.add(&self.arena, start);
+                self.chaining(board, &mut to_on, &mut to_off);
+                region_on.retain_in(&to_on);
+                region_off.retain_in(&to_off);
+                branches.push(Outcome {
+                    on: to_on,
+                    off: to_off,
+                });
+            }
+            for (common, on) in [(&region_on, true), (&region_off, false)] {
+                for target in common.iter().collect::<Vec<_>>() {
+                    let target_key = self.arena.key(target);
+                    let pick = |outcome: &Outcome| {
+                        if on { &outcome.on } else { &outcome.off }.get(target_key)
+                    };
+                    // Branches in the order of the house's positions: this cell's first.
+                    let chains: Vec<NodeId> = std::iter::once(outcome)
+                        .chain(branches.iter())
+                        .filter_map(pick)
+                        .collect();
+                    let (removable, result) = removals_for(board, target_key);
+                    let hint = ChainHint::new(
+                        HintShape::Region {
+                            kind,
+                            index: house.index,
+                            digit,
+                            chains,
+                        },
+                        self.mode,
+                        true,
+                        true,
+                        removable,
+                        result,
+                        &mut self.arena,
+                    );
+                    self.push_if_worth(hint);
+                }
+            }
+            for branch in branches {
+                self.recycle(branch.on);
+                self.recycle(branch.off);
+            }
+            self.recycle(region_on);
+            self.recycle(region_off);
+        }
+    }
+
+    /// Completes `to_on` and `to_off` with everything that follows from them (the
+    /// reference's `doChaining`): every pending "on" is handled before the next "off"; in
+    /// a dynamic search each "off" is removed from the working board once its
+    /// consequences are taken. Returns the two nodes of the first contradiction met.
+    pub(super) fn chaining(
+        &mut self,
+        board: &Board,
+        to_on: &mut PotentialSet,
+        to_off: &mut PotentialSet,
+    ) -> Option<(NodeId, NodeId)> {
+        let mode = self.mode;
+        self.work.copy_from(board);
+        let source = mode.dynamic.then_some(board);
+        let mut pending_on: std::collections::VecDeque<NodeId> = to_on.iter().collect();
+        let mut pending_off: std::collections::VecDeque<NodeId> = to_off.iter().collect();
+        let mut derived = Vec::new();
+        loop {
+            if let Some(p) = pending_on.pop_front() {
+                derived.clear();
+                on_to_off(&self.work, &mut self.arena, p, !mode.nishio, &mut derived);
+                for &off in &derived {
+                    let off_key = self.arena.key(off);
+                    if let Some(on) = to_on.get(conjugate(off_key)) {
+                        return Some((on, off));
+                    }
+                    if !to_off.contains(off_key) {
+                        to_off.add(&self.arena, off);
+                        pending_off.push_back(off);
+                    }
+                }
+                continue;
+            }
+            if let Some(p) = pending_off.pop_front() {
+                derived.clear();
+                off_to_on(
+                    &self.work,
+                    &mut self.arena,
+                    p,
+                    source,
+                    to_off,
+                    !mode.nishio,
+                    true,
+                    &mut derived,
+                );
+                if mode.dynamic {
+                    let p_key = self.arena.key(p);
+                    self.work.eliminate(cell_of(p_key), bit(digit_of(p_key)));
+                }
+                for &on in &derived {
+                    let on_key = self.arena.key(on);
+                    if let Some(off) = to_off.get(conjugate(on_key)) {
+                        return Some((on, off));
+                    }
+                    if !to_on.contains(on_key) {
+                        to_on.add(&self.arena, on);
+                        pending_on.push_back(on);
+                    }
+                }
+                continue;
+            }
+            if mode.level > 0 {
+                let advanced = super::advanced::potentials(self, board, to_off);
+                let mut added = false;
+                for off in advanced {
+                    if !to_off.contains(self.arena.key(off)) {
+                        to_off.add(&self.arena, off);
+                        pending_off.push_back(off);
+                        added = true;
+                    }
+                }
+                if added {
+                    continue;
+                }
+            }
+            return None;
+        }
+    }
+
+    /// The working board of the chain in progress (with its dynamic removals).
+    pub(super) fn work(&self) -> &Board {
+        &self.work
+    }
+
+    /// When the search must give up.
+    pub(super) fn cancel(&self) -> &'a Cancellation {
+        self.cancel
+    }
+}
+
+/// What a conclusion about `target` removes on `board`, and the digit it places: a true
+/// candidate removes the cell's other candidates and places it; a false one removes
+/// itself.
+fn removals_for(board: &Board, target: Key) -> (Vec<(Cell, Digits)>, Option<Key>) {
+    let (cell, digit) = (cell_of(target), digit_of(target));
+    if is_on(target) {
+        let others = board.candidates(cell) & !bit(digit);
+        let removable = if others == 0 {
+            Vec::new()
+        } else {
+            vec![(cell, others)]
+        };
+        (removable, Some(target))
+    } else {
+        (vec![(cell, bit(digit))], None)
+    }
+}
