@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use sudoku_service::cli::{self, SolveArgs, Status};
+use sudoku_service::cli::{self, ExplainArgs, RateArgs, SolveArgs, Status};
 use sudoku_service::config::ServeConfig;
 use sudoku_service::healthcheck::{self, HealthcheckArgs};
 use sudoku_service::{service, telemetry};
@@ -40,6 +40,10 @@ enum Command {
     Solve(SolveArgs),
     /// Check the grids on stdin against the rules and print each verdict.
     Validate,
+    /// Rate the puzzles on stdin (one per line) on the Sudoku Explainer scale.
+    Rate(RateArgs),
+    /// Explain the puzzle on stdin step by step, as a person solves it.
+    Explain(ExplainArgs),
 }
 
 /// How long the process waits at exit for solver threads to notice they were cancelled.
@@ -83,6 +87,18 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
             &mut io::stderr().lock(),
         )?,
         Command::Validate => cli::validate_input(
+            &read_stdin()?,
+            &mut io::stdout().lock(),
+            &mut io::stderr().lock(),
+        )?,
+        Command::Rate(args) => cli::rate(
+            &args,
+            &read_stdin()?,
+            &mut io::stdout().lock(),
+            &mut io::stderr().lock(),
+        )?,
+        Command::Explain(args) => cli::explain(
+            &args,
             &read_stdin()?,
             &mut io::stdout().lock(),
             &mut io::stderr().lock(),

@@ -1,4 +1,5 @@
-//! Solving a file of one puzzle per line on several threads, answering in input order.
+//! Answering a file of one puzzle per line on several threads (solving or rating each), in
+//! input order.
 //!
 //! The input is cut at line ends into chunks of about [`CHUNK_BYTES`]; workers take chunks
 //! from a shared counter, split them into puzzle lines themselves, and send each chunk's
@@ -16,10 +17,6 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::SolveArgs;
-use super::verdict;
-use crate::grid::Grid;
-use crate::solver::{self, Outcome, SolveOptions};
 use crate::text_format;
 
 /// Bytes of input a worker takes at a time (about 250 lines of 9×9 grids): large enough
@@ -34,11 +31,14 @@ const PROGRESS_BAR_MIN_PUZZLES: usize = 2_000;
 /// Counts of how the puzzles of a batch ended.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct Tally {
-    solved: usize,
-    multiple: usize,
-    unsolvable: usize,
-    timed_out: usize,
-    invalid: usize,
+    /// Answered: solved, or rated.
+    pub(super) solved: usize,
+    /// Solved, with several solutions.
+    pub(super) multiple: usize,
+    /// Without an answer: no solution (or, when rating, not exactly one).
+    pub(super) unsolvable: usize,
+    pub(super) timed_out: usize,
+    pub(super) invalid: usize,
 }
 
 impl Tally {
@@ -64,7 +64,7 @@ impl Tally {
         self.solved == self.total()
     }
 
-    /// The summary line written to stderr.
+    /// The summary line of a solve, written to stderr.
     pub(super) fn summary(&self, elapsed: Duration, unique: bool) -> String {
         let seconds = elapsed.as_secs_f64();
         let rate = self.total() as f64 / seconds.max(1e-9);
@@ -84,11 +84,16 @@ impl Tally {
     }
 }
 
-/// Solves every puzzle line of `input` on `threads` workers and writes one answer line per
-/// puzzle to `out`, in input order.
-pub(super) fn solve_lines(
+/// How one puzzle line is answered: it counts how the puzzle ended and writes its answer
+/// (without a line end); the flag is raised when the run is abandoned, and long work
+/// should stop then.
+pub(super) type Answer<'a> = dyn Fn(&str, &Arc<AtomicBool>, &mut Tally, &mut Vec<u8>) + Sync + 'a;
+
+/// Answers every puzzle line of `input` with `answer` on `threads` workers and writes one
+/// answer line per puzzle to `out`, in input order.
+pub(super) fn answer_lines(
     input: &str,
-    args: &SolveArgs,
+    answer: &Answer<'_>,
     threads: usize,
     show_progress: bool,
     out: &mut impl Write,
@@ -104,11 +109,11 @@ pub(super) fn solve_lines(
     let written = if threads <= 1 {
         // One worker: the calling thread solves and writes, with no hand-off between threads.
         chunks.iter().try_for_each(|chunk| {
-            let (text, tally) = answer_chunk(chunk, args, &abandoned);
+            let (text, tally) = answer_chunk(chunk, answer, &abandoned);
             sink.write(&text, tally)
         })
     } else {
-        solve_chunks_in_parallel(&chunks, args, threads, &abandoned, &mut sink)
+        answer_chunks_in_parallel(&chunks, answer, threads, &abandoned, &mut sink)
     };
     sink.progress.finish_and_clear();
     written.and_then(|()| sink.out.flush())?;
@@ -136,10 +141,10 @@ fn cut_at_line_ends(input: &str, size: usize) -> Vec<&str> {
     pieces
 }
 
-/// Solves `chunks` on `threads` workers; the calling thread writes their answers in order.
-fn solve_chunks_in_parallel(
+/// Answers `chunks` on `threads` workers; the calling thread writes their answers in order.
+fn answer_chunks_in_parallel(
     chunks: &[&str],
-    args: &SolveArgs,
+    answer: &Answer<'_>,
     threads: usize,
     abandoned: &Arc<AtomicBool>,
     sink: &mut Sink<impl Write>,
@@ -156,7 +161,7 @@ fn solve_chunks_in_parallel(
                     let Some(chunk) = chunks.get(index) else {
                         break;
                     };
-                    let (text, tally) = answer_chunk(chunk, args, abandoned);
+                    let (text, tally) = answer_chunk(chunk, answer, abandoned);
                     if sender.send((index, text, tally)).is_err() {
                         break;
                     }
@@ -213,55 +218,16 @@ fn write_in_order(
 
 /// The answers to the puzzle lines of `chunk` (UTF-8 text), a line each, and how they
 /// ended.
-fn answer_chunk(chunk: &str, args: &SolveArgs, stop: &Arc<AtomicBool>) -> (Vec<u8>, Tally) {
-    let options = args.options();
+fn answer_chunk(chunk: &str, answer: &Answer<'_>, stop: &Arc<AtomicBool>) -> (Vec<u8>, Tally) {
     // A start: an answer is about as long as its line (longer with `--unique`, shorter
     // after a trailing field).
     let mut text = Vec::with_capacity(chunk.len());
     let mut tally = Tally::default();
     for puzzle in text_format::puzzle_lines(chunk) {
-        answer_line(puzzle, &options, args, stop, &mut tally, &mut text);
+        answer(puzzle, stop, &mut tally, &mut text);
         text.push(b'\n');
     }
     (text, tally)
-}
-
-/// Solves one puzzle, counts how it ended and writes its answer (without a line end).
-fn answer_line(
-    puzzle: &str,
-    options: &SolveOptions,
-    args: &SolveArgs,
-    stop: &Arc<AtomicBool>,
-    tally: &mut Tally,
-    out: &mut Vec<u8>,
-) {
-    let grid = match Grid::parse_symbols(puzzle) {
-        Ok(grid) => grid,
-        Err(error) => {
-            tally.invalid += 1;
-            write!(out, "invalid: {error}").expect("writing to a Vec cannot fail");
-            return;
-        }
-    };
-    match solver::solve(&grid, options, &args.cancellation(Arc::clone(stop))).outcome {
-        Outcome::Solved { solution, count } => {
-            tally.solved += 1;
-            solution.push_symbols(out);
-            if options.limit >= 2 {
-                tally.multiple += usize::from(count > 1);
-                out.push(b' ');
-                out.extend_from_slice(verdict::uniqueness(count).as_bytes());
-            }
-        }
-        Outcome::Unsolvable => {
-            tally.unsolvable += 1;
-            out.extend_from_slice(b"unsolvable");
-        }
-        Outcome::Cancelled => {
-            tally.timed_out += 1;
-            out.extend_from_slice(b"timeout");
-        }
-    }
 }
 
 /// A progress bar over the puzzles of `input`, when `wanted` and there are many.

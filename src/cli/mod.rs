@@ -1,11 +1,15 @@
-//! The `solve` and `validate` subcommands: plain-text puzzles on stdin, answers on stdout.
+//! The `solve`, `validate`, `rate` and `explain` subcommands: plain-text puzzles on stdin,
+//! answers on stdout.
 //!
 //! A 9-line block (Baekjoon 2239 or 2580) is answered in the same shape; a file with one
 //! puzzle per line gets one answer line per puzzle, in input order, and a summary on
 //! stderr. The exit status tells whether every puzzle was solved (or valid).
 
 mod batch;
+mod rate;
 mod verdict;
+
+pub use rate::{ExplainArgs, RateArgs, explain, rate};
 
 use std::io::{self, IsTerminal, Write};
 use std::num::NonZeroUsize;
@@ -15,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use crate::grid::Grid;
 use crate::solver::{self, Cancellation, Order, Outcome, SolveOptions};
 use crate::text_format::{self, Layout};
 use crate::validate::validate;
@@ -22,6 +27,14 @@ use crate::validate::validate;
 /// The most worker threads `--threads` accepts: far more than any machine has cores, few
 /// enough that starting them cannot exhaust the process.
 const MAX_THREADS: i64 = 1024;
+
+/// The worker threads of a batch: as many as asked, else one per available core.
+fn worker_threads(requested: Option<u16>) -> usize {
+    requested.map_or_else(
+        || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+        usize::from,
+    )
+}
 
 /// What stdin without a single puzzle gets: an empty answer would look like success.
 const NO_PUZZLES: &str = "no puzzles on stdin: expected a 9-line block or one puzzle per line";
@@ -86,12 +99,13 @@ pub fn solve(
     let options = args.options();
     let layout = text_format::detect(input);
     if layout == Layout::Lines {
-        let threads = args.threads.map_or_else(
-            || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
-            usize::from,
-        );
+        let threads = worker_threads(args.threads);
         let started = Instant::now();
-        let tally = batch::solve_lines(input, args, threads, io::stderr().is_terminal(), out)?;
+        let solve =
+            |puzzle: &str, stop: &Arc<AtomicBool>, tally: &mut batch::Tally, text: &mut Vec<u8>| {
+                solve_line(puzzle, &options, args, stop, tally, text);
+            };
+        let tally = batch::answer_lines(input, &solve, threads, io::stderr().is_terminal(), out)?;
         if tally.is_empty() {
             writeln!(err, "{NO_PUZZLES}")?;
             return Ok(Status::Failure);
@@ -134,6 +148,44 @@ pub fn solve(
         Outcome::Cancelled => {
             writeln!(err, "timeout: no answer within {} ms", args.timeout_ms)?;
             Ok(Status::Failure)
+        }
+    }
+}
+
+/// Solves one puzzle, counts how it ended and writes its answer (without a line end).
+fn solve_line(
+    puzzle: &str,
+    options: &SolveOptions,
+    args: &SolveArgs,
+    stop: &Arc<AtomicBool>,
+    tally: &mut batch::Tally,
+    out: &mut Vec<u8>,
+) {
+    let grid = match Grid::parse_symbols(puzzle) {
+        Ok(grid) => grid,
+        Err(error) => {
+            tally.invalid += 1;
+            write!(out, "invalid: {error}").expect("writing to a Vec cannot fail");
+            return;
+        }
+    };
+    match solver::solve(&grid, options, &args.cancellation(Arc::clone(stop))).outcome {
+        Outcome::Solved { solution, count } => {
+            tally.solved += 1;
+            solution.push_symbols(out);
+            if options.limit >= 2 {
+                tally.multiple += usize::from(count > 1);
+                out.push(b' ');
+                out.extend_from_slice(verdict::uniqueness(count).as_bytes());
+            }
+        }
+        Outcome::Unsolvable => {
+            tally.unsolvable += 1;
+            out.extend_from_slice(b"unsolvable");
+        }
+        Outcome::Cancelled => {
+            tally.timed_out += 1;
+            out.extend_from_slice(b"timeout");
         }
     }
 }

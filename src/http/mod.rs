@@ -10,6 +10,7 @@
 
 mod body;
 mod dto;
+mod explain;
 mod json;
 mod metrics;
 mod middleware;
@@ -28,6 +29,8 @@ use axum::http::{Method, Uri};
 use axum::routing::{MethodFilter, MethodRouter, on};
 
 pub use body::BodyBudget;
+pub use dto::GridOutput;
+pub use explain::{explain_response, rate_response};
 pub use metrics::Metrics;
 pub use middleware::with_layers;
 pub use ops::Readiness;
@@ -150,6 +153,9 @@ fn endpoints() -> Vec<Endpoint> {
     vec![
         endpoint(Method::POST, "/solve", solve::solve),
         endpoint(Method::POST, "/validate", validate::validate_grid),
+        endpoint(Method::POST, "/rate", explain::rate),
+        endpoint(Method::POST, "/explain", explain::explain),
+        endpoint(Method::POST, "/hint", explain::hint),
         endpoint(Method::GET, "/healthz", ops::healthz),
         endpoint(Method::GET, "/readyz", ops::readyz),
         endpoint(Method::GET, "/metrics", ops::metrics),

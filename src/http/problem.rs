@@ -11,6 +11,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::grid::GridError;
+use crate::logic::LogicError;
 use crate::solver_pool::PoolError;
 use crate::validate::Conflict;
 
@@ -35,6 +36,18 @@ pub enum ApiError {
     /// The grid follows the rules but has no solution.
     #[error("the grid has no solution")]
     Unsolvable,
+    /// The puzzle has more than one solution, so it has no logical path.
+    #[error("the puzzle has more than one solution")]
+    NotUnique,
+    /// Ratings exist for 9×9 puzzles only.
+    #[error("ratings exist for 9×9 puzzles only; this one is {size}×{size}")]
+    UnsupportedSize {
+        /// The puzzle's N.
+        size: usize,
+    },
+    /// No technique applies to the puzzle.
+    #[error("no technique applies to this puzzle")]
+    BeyondTechniques,
     /// The solver did not finish within the request's time limit.
     #[error("the solver did not finish within {timeout_ms} ms")]
     SolveTimeout {
@@ -119,6 +132,22 @@ impl From<PoolError> for ApiError {
     }
 }
 
+impl From<LogicError> for ApiError {
+    fn from(error: LogicError) -> Self {
+        match error {
+            LogicError::UnsupportedSize(size) => ApiError::UnsupportedSize { size },
+            LogicError::Unsolvable => ApiError::Unsolvable,
+            LogicError::NotUnique => ApiError::NotUnique,
+            LogicError::Mismatch(detail) => ApiError::InvalidRequest(detail),
+            LogicError::BeyondTechniques => ApiError::BeyondTechniques,
+            // The pool turns a stopped run into its own time-out before it gets here.
+            LogicError::Cancelled => ApiError::Internal {
+                cause: "a logic run stopped outside the solver pool".into(),
+            },
+        }
+    }
+}
+
 impl ApiError {
     /// The HTTP status, the stable `code` and the short `title` of this kind of problem.
     fn classify(&self) -> (StatusCode, &'static str, &'static str) {
@@ -143,6 +172,21 @@ impl ApiError {
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "unsolvable",
                 "Unsolvable grid",
+            ),
+            Self::NotUnique => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "not_unique",
+                "Several solutions",
+            ),
+            Self::UnsupportedSize { .. } => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unsupported_size",
+                "Unsupported size",
+            ),
+            Self::BeyondTechniques => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "beyond_techniques",
+                "Beyond the techniques",
             ),
             Self::SolveTimeout { .. } => (
                 StatusCode::SERVICE_UNAVAILABLE,

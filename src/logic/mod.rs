@@ -6,14 +6,18 @@
 //! - `singles`, `intersections`, `subsets`, `fish`: the techniques defined on every size;
 //! - `strong_links`, `wings`, `uniqueness`, `aligned`: the other techniques of 9×9 boards;
 //! - `chains`: forcing chains and cycles, static, Nishio, multiple, dynamic and nested;
-//! - `path`: the reference's order of techniques, and the path it takes.
+//! - `path`: the reference's order of techniques, and the path it takes;
+//! - `rating`, `hint`: what the service answers: a puzzle's ratings and explanation, and
+//!   the next step from a player's state.
 
 mod aligned;
 pub mod board;
 mod chains;
 pub(crate) mod fish;
+pub mod hint;
 pub(crate) mod intersections;
 pub mod path;
+pub mod rating;
 mod singles;
 pub mod step;
 mod strong_links;
@@ -21,3 +25,52 @@ pub(crate) mod subsets;
 pub mod technique;
 mod uniqueness;
 mod wings;
+
+use thiserror::Error;
+
+use crate::grid::Grid;
+use crate::solver::{self, Cancellation, Outcome, SolveOptions};
+use crate::validate::validate;
+
+pub use hint::{Hint, Mistake, MistakeKind, hint};
+pub use rating::{Explanation, Level, MODEL, Rating, TechniqueUse, explain, rate};
+
+/// Why a puzzle could not be rated, explained or hinted.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum LogicError {
+    /// Ratings exist for 9×9 puzzles only.
+    #[error("ratings exist for 9×9 puzzles only; this one is {0}×{0}")]
+    UnsupportedSize(usize),
+    /// The puzzle has no solution (its givens may also clash).
+    #[error("the puzzle has no solution")]
+    Unsolvable,
+    /// The puzzle has several solutions, so no logical path can decide between them.
+    #[error("the puzzle has more than one solution")]
+    NotUnique,
+    /// A player's grid or marks do not fit the puzzle.
+    #[error("{0}")]
+    Mismatch(String),
+    /// No technique applies to a 9×9 puzzle with one solution (none is known to exist).
+    #[error("no technique applies to this puzzle")]
+    BeyondTechniques,
+    /// The time limit passed or the caller went away.
+    #[error("stopped before the end")]
+    Cancelled,
+}
+
+/// The one solution of `puzzle`, or why there is none.
+fn unique_solution(puzzle: &Grid, cancel: &Cancellation) -> Result<Grid, LogicError> {
+    if !validate(puzzle).valid {
+        return Err(LogicError::Unsolvable);
+    }
+    let options = SolveOptions {
+        limit: 2,
+        ..SolveOptions::default()
+    };
+    match solver::solve(puzzle, &options, cancel).outcome {
+        Outcome::Solved { solution, count: 1 } => Ok(solution),
+        Outcome::Solved { .. } => Err(LogicError::NotUnique),
+        Outcome::Unsolvable => Err(LogicError::Unsolvable),
+        Outcome::Cancelled => Err(LogicError::Cancelled),
+    }
+}

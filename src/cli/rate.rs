@@ -1,0 +1,211 @@
+//! The `rate` and `explain` subcommands: Sudoku Explainer ratings of a file of puzzles,
+//! and the steps of one puzzle, for people or as JSON.
+
+use std::io::{self, IsTerminal, Write};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use serde_json::json;
+
+use super::batch::{self, Tally};
+use super::{MAX_THREADS, NO_PUZZLES, Status, worker_threads};
+use crate::grid::Grid;
+use crate::http::{GridOutput, explain_response, rate_response};
+use crate::logic::step::round_rating;
+use crate::logic::{self, LogicError, Rating};
+use crate::solver::Cancellation;
+use crate::text_format::{self, Layout};
+
+/// Flags of `sudoku-service rate`.
+#[derive(Debug, Clone, Args)]
+pub struct RateArgs {
+    /// Write one JSON object per puzzle (the fields of `POST /rate`) instead of a line of
+    /// text.
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads, 1 to 1024 [default: available cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
+    pub threads: Option<u16>,
+    /// Give up on a puzzle after this many milliseconds; 0 for no limit.
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    pub timeout_ms: u64,
+}
+
+/// Flags of `sudoku-service explain`.
+#[derive(Debug, Clone, Args)]
+pub struct ExplainArgs {
+    /// Write the answer of `POST /explain` as JSON instead of the steps as text.
+    #[arg(long)]
+    pub json: bool,
+    /// Give up after this many milliseconds; 0 for no limit.
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    pub timeout_ms: u64,
+}
+
+/// When work that starts now must stop: at the time limit (`0`: none) or once `stop` is
+/// raised.
+fn cancellation(timeout_ms: u64, stop: Arc<AtomicBool>) -> Cancellation {
+    let cancellation = Cancellation::none().with_flag(stop);
+    match timeout_ms {
+        0 => cancellation,
+        ms => cancellation.with_time_limit(Duration::from_millis(ms)),
+    }
+}
+
+/// Rates every puzzle line of `input`: one answer line each on `out`, in input order, and
+/// a summary on `err`.
+pub fn rate(
+    args: &RateArgs,
+    input: &str,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<Status> {
+    let answer = |puzzle: &str, stop: &Arc<AtomicBool>, tally: &mut Tally, text: &mut Vec<u8>| {
+        let rated = Grid::parse_symbols(puzzle)
+            .map_err(|error| (error.to_string(), "invalid_grid"))
+            .and_then(|grid| {
+                logic::rate(&grid, &cancellation(args.timeout_ms, Arc::clone(stop)))
+                    .map_err(|error| (error.to_string(), code(&error)))
+            });
+        match &rated {
+            Ok(_) => tally.solved += 1,
+            Err((_, "invalid_grid" | "unsupported_size")) => tally.invalid += 1,
+            Err((_, "solve_timeout")) => tally.timed_out += 1,
+            Err(_) => tally.unsolvable += 1,
+        }
+        let line = match (&rated, args.json) {
+            (Ok(rating), false) => rating_line(rating),
+            (Ok(rating), true) => serde_json::to_string(&rate_response(rating)).expect("JSON"),
+            (Err((message, _)), false) => format!("error: {message}"),
+            (Err((message, code)), true) => json!({ "error": message, "code": code }).to_string(),
+        };
+        text.extend_from_slice(line.as_bytes());
+    };
+    let started = Instant::now();
+    let threads = worker_threads(args.threads);
+    let tally = batch::answer_lines(input, &answer, threads, err_is_terminal(), out)?;
+    if tally.is_empty() {
+        writeln!(err, "{NO_PUZZLES}")?;
+        return Ok(Status::Failure);
+    }
+    writeln!(err, "{}", summary(&tally, started.elapsed()))?;
+    Ok(if tally.all_solved() {
+        Status::Success
+    } else {
+        Status::Failure
+    })
+}
+
+fn err_is_terminal() -> bool {
+    io::stderr().is_terminal()
+}
+
+/// `ER/EP/ED level hardest`, as `serate` prints the three ratings.
+fn rating_line(rating: &Rating) -> String {
+    format!(
+        "{:.1}/{:.1}/{:.1} {} {}",
+        round_rating(rating.er),
+        round_rating(rating.ep),
+        round_rating(rating.ed),
+        rating.level().id(),
+        rating.hardest.id()
+    )
+}
+
+/// The API's code for a puzzle that could not be rated.
+fn code(error: &LogicError) -> &'static str {
+    match error {
+        LogicError::UnsupportedSize(_) => "unsupported_size",
+        LogicError::Unsolvable => "unsolvable",
+        LogicError::NotUnique => "not_unique",
+        LogicError::Mismatch(_) => "invalid_request",
+        LogicError::BeyondTechniques => "beyond_techniques",
+        LogicError::Cancelled => "solve_timeout",
+    }
+}
+
+/// The summary line of a rating run.
+fn summary(tally: &Tally, elapsed: Duration) -> String {
+    let seconds = elapsed.as_secs_f64();
+    let total = tally.solved + tally.unsolvable + tally.timed_out + tally.invalid;
+    format!(
+        "{total} puzzles: {} rated, {} without exactly one solution, {} timed out, {} invalid in {seconds:.3} s",
+        tally.solved, tally.unsolvable, tally.timed_out, tally.invalid,
+    )
+}
+
+/// Explains the one puzzle of `input` (a line, or a 9-line block): its steps on `out`,
+/// for people or as JSON.
+pub fn explain(
+    args: &ExplainArgs,
+    input: &str,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<Status> {
+    let puzzle = match text_format::detect(input) {
+        Layout::Lines => {
+            let mut lines = text_format::puzzle_lines(input);
+            match (lines.next(), lines.next()) {
+                (Some(line), None) => Grid::parse_symbols(line),
+                (None, _) => {
+                    writeln!(err, "{NO_PUZZLES}")?;
+                    return Ok(Status::Failure);
+                }
+                (Some(_), Some(_)) => {
+                    writeln!(
+                        err,
+                        "explain takes one puzzle; rate a file of puzzles with `rate`"
+                    )?;
+                    return Ok(Status::Failure);
+                }
+            }
+        }
+        Layout::DigitBlock | Layout::SpacedBlock => text_format::parse_block(input),
+    };
+    let puzzle = match puzzle {
+        Ok(puzzle) => puzzle,
+        Err(error) => {
+            writeln!(err, "invalid: {error}")?;
+            return Ok(Status::Failure);
+        }
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let explanation = match logic::explain(&puzzle, &cancellation(args.timeout_ms, stop)) {
+        Ok(explanation) => explanation,
+        Err(error) => {
+            writeln!(err, "error: {error}")?;
+            return Ok(Status::Failure);
+        }
+    };
+    if args.json {
+        let solution = GridOutput::Symbols(explanation.solution.to_symbols());
+        let body = explain_response(&explanation, solution);
+        writeln!(out, "{}", serde_json::to_string(&body).expect("JSON"))?;
+        return Ok(Status::Success);
+    }
+    for (number, step) in explanation.steps.iter().enumerate() {
+        match &explanation.rating {
+            Some(_) => writeln!(
+                out,
+                "{:>3}. [{:.1}] {}",
+                number + 1,
+                step.rounded_difficulty(),
+                step.text
+            )?,
+            None => writeln!(out, "{:>3}. {}", number + 1, step.text)?,
+        }
+    }
+    if let Some(rating) = &explanation.rating {
+        writeln!(
+            out,
+            "rating {} ({}; ER/EP/ED), hardest step: {}",
+            rating_line(rating).split(' ').next().unwrap_or_default(),
+            rating.level().id(),
+            rating.hardest.name()
+        )?;
+    }
+    writeln!(out, "solution {}", explanation.solution.to_symbols())?;
+    Ok(Status::Success)
+}
