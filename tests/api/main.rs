@@ -9,6 +9,7 @@ mod faults;
 mod healthcheck;
 mod helpers;
 mod limits;
+mod logic;
 mod openapi;
 mod ops;
 mod solve;

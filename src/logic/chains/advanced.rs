@@ -32,10 +32,11 @@ struct Found {
 }
 
 /// The potentials that turn off on the working board of `search` by the techniques of its
-/// level, the first technique that finds any; `source` is the board the chain started
-/// from and `offs` what the chain turned off.
-pub fn potentials(search: &mut Search<'_>, source: &Board, offs: &PotentialSet) -> Vec<NodeId> {
-    let current = search.work().clone();
+/// level, the first technique that finds any; `offs` is what the chain turned off since
+/// it started from the search's board.
+pub fn potentials(search: &mut Search<'_>, offs: &PotentialSet) -> Vec<NodeId> {
+    let source = &search.base().clone();
+    let current = search.work();
     for rule in 0..4 {
         let found = simple_rule(rule, source, &current);
         let nodes = join(&mut search.arena, offs, found);
@@ -110,7 +111,7 @@ fn nested_rule(
     cancel: &crate::solver::Cancellation,
 ) -> Vec<Found> {
     let mut search = Search::new(mode, current, cancel);
-    search.run(current);
+    search.run();
     let mut order: Vec<usize> = (0..search.hints.len()).collect();
     // A stable sort: equal hints keep the order they were found in.
     order.sort_by(|&a, &b| {

@@ -7,119 +7,131 @@
 //! what earlier steps of the same search turned off; each node then also names those
 //! removals as parents ("hidden parents"), which makes dynamic chains longer.
 
-use super::graph::{Arena, Cause, NodeId, PotentialSet, cell_of, digit_of, key};
-use crate::logic::board::{Board, HouseKind, digits_of};
+use super::bitboard::{State, cells_of, house};
+use super::graph::{Cause, Key, NodeId, PotentialSet, cell_of, digit_of, key};
+use crate::logic::board::{HouseKind, digits_of};
 
 /// The kinds of house in the order the reference links through them.
 const HOUSE_ORDER: [HouseKind; 3] = [HouseKind::Box, HouseKind::Row, HouseKind::Column];
 
-/// Appends to `out` the nodes that turn off when node `p` (on) holds on `board`.
-pub fn on_to_off(
-    board: &Board,
-    arena: &mut Arena,
-    p: NodeId,
-    cell_links: bool,
-    out: &mut Vec<NodeId>,
-) {
-    let (cell, digit) = (cell_of(arena.key(p)), digit_of(arena.key(p)));
+/// A potential that follows from another, before it becomes a node: a search makes nodes
+/// only of those it keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Implied {
+    /// The potential.
+    pub key: Key,
+    /// Why it follows.
+    pub cause: Cause,
+}
+
+/// Appends to `out` what turns off when the potential `on` holds on `state`.
+pub fn on_to_off(state: &State, on: Key, cell_links: bool, out: &mut Vec<Implied>) {
+    let (cell, digit) = (cell_of(on), digit_of(on));
     if cell_links {
-        for other in digits_of(board.candidates(cell)) {
+        for other in digits_of(state.candidates(cell)) {
             if other != digit {
-                out.push(arena.add(key(cell, other, false), Cause::Cell, &[p]));
+                out.push(Implied {
+                    key: key(cell, other, false),
+                    cause: Cause::Cell,
+                });
             }
         }
     }
-    let geometry = board.geometry();
-    let mut added: u128 = 1 << cell;
+    // Each peer once: the box first, then the row and the column outside the box.
+    let mut seen = 1 << cell;
     for kind in HOUSE_ORDER {
-        for &other in &geometry.house_of(cell, kind).cells {
-            if added & 1 << other == 0 && board.has(other, digit) {
-                added |= 1 << other;
-                out.push(arena.add(key(other, digit, false), Cause::House(kind), &[p]));
+        let peers = state.places(digit) & house(cell, kind) & !seen;
+        seen |= house(cell, kind);
+        for other in cells_of(peers) {
+            out.push(Implied {
+                key: key(other, digit, false),
+                cause: Cause::House(kind),
+            });
+        }
+    }
+}
+
+/// Appends to `out` what turns on when the potential `off` goes on `state`: the cell's
+/// last candidate (with cell links), the digit's last place in each house (with house
+/// links).
+pub fn off_to_on(
+    state: &State,
+    off: Key,
+    cell_links: bool,
+    house_links: bool,
+    out: &mut Vec<Implied>,
+) {
+    let (cell, digit) = (cell_of(off), digit_of(off));
+    if cell_links {
+        let candidates = state.candidates(cell);
+        if candidates.count_ones() == 2 {
+            let other = digits_of(candidates)
+                .find(|&d| d != digit)
+                .expect("two candidates");
+            out.push(Implied {
+                key: key(cell, other, true),
+                cause: Cause::Cell,
+            });
+        }
+    }
+    if house_links {
+        for kind in HOUSE_ORDER {
+            let others = state.places(digit) & house(cell, kind) & !(1 << cell);
+            if others.count_ones() == 1 {
+                out.push(Implied {
+                    key: key(others.trailing_zeros() as usize, digit, true),
+                    cause: Cause::House(kind),
+                });
             }
         }
     }
 }
 
-/// Appends to `out` the nodes that turn on when node `p` (off) goes on `board`. In a
-/// dynamic search, `source` is the board the search started from and `offs` the nodes
-/// turned off so far, which become hidden parents.
-#[allow(clippy::too_many_arguments)]
-pub fn off_to_on(
-    board: &Board,
-    arena: &mut Arena,
-    p: NodeId,
-    source: Option<&Board>,
+/// Appends to `parents` the hidden parents of `implied` (an "on" that `off_to_on` derived)
+/// in a dynamic search: the nodes of `offs` that removed, since `source`, the other
+/// candidates of its cell (cell cause) or the digit's other places in its house (house
+/// cause).
+pub fn hidden_parents(
+    state: &State,
+    source: &State,
     offs: &PotentialSet,
-    cell_links: bool,
-    house_links: bool,
-    out: &mut Vec<NodeId>,
+    implied: Implied,
+    parents: &mut Vec<NodeId>,
 ) {
-    let (cell, digit) = (cell_of(arena.key(p)), digit_of(arena.key(p)));
-    let mut parents = Vec::with_capacity(4);
-    if cell_links {
-        let candidates = board.candidates(cell);
-        if candidates.count_ones() == 2 {
-            let other = digits_of(candidates)
-                .find(|&d| d != digit)
-                .expect("two candidates");
-            parents.clear();
-            parents.push(p);
-            if let Some(source) = source {
-                let removed = source.candidates(cell) & !candidates;
-                parents.extend(digits_of(removed).filter_map(|d| offs.get(key(cell, d, false))));
-            }
-            out.push(arena.add(key(cell, other, true), Cause::Cell, &parents));
+    let (cell, digit) = (cell_of(implied.key), digit_of(implied.key));
+    match implied.cause {
+        Cause::Cell => {
+            let removed = source.candidates(cell) & !state.candidates(cell);
+            parents.extend(digits_of(removed).filter_map(|d| offs.get(key(cell, d, false))));
         }
-    }
-    if house_links {
-        let geometry = board.geometry();
-        for kind in HOUSE_ORDER {
-            let house = geometry.house_of(cell, kind);
-            let mut places = house
-                .cells
-                .iter()
-                .filter(|&&other| other != cell && board.has(other, digit));
-            let (Some(&last), None) = (places.next(), places.next()) else {
-                continue;
-            };
-            parents.clear();
-            parents.push(p);
-            if let Some(source) = source {
-                parents.extend(
-                    house
-                        .cells
-                        .iter()
-                        .filter(|&&other| source.has(other, digit) && !board.has(other, digit))
-                        .filter_map(|&other| offs.get(key(other, digit, false))),
-                );
-            }
-            out.push(arena.add(key(last, digit, true), Cause::House(kind), &parents));
+        Cause::House(kind) => {
+            let removed = source.places(digit) & house(cell, kind) & !state.places(digit);
+            parents
+                .extend(cells_of(removed).filter_map(|other| offs.get(key(other, digit, false))));
         }
+        Cause::Assumption | Cause::Advanced => {}
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::graph::{Key, is_on};
+    use super::super::graph::is_on;
     use super::*;
     use crate::grid::Grid;
-    use crate::logic::board::bit;
+    use crate::logic::board::{Board, bit};
 
     #[test]
     fn a_true_candidate_clears_its_cell_then_its_box_row_and_column() {
-        let board = Board::from_grid(&Grid::empty(9).unwrap());
-        let mut arena = Arena::new();
-        let start = arena.add(key(0, 1, true), Cause::Assumption, &[]);
+        let state = State::of(&Board::from_grid(&Grid::empty(9).unwrap()));
         let mut out = Vec::new();
-        on_to_off(&board, &mut arena, start, true, &mut out);
+        on_to_off(&state, key(0, 1, true), true, &mut out);
         // 8 other digits, 8 box peers, 6 more in the row, 6 more in the column.
         assert_eq!(out.len(), 8 + 8 + 6 + 6);
-        assert_eq!(arena.key(out[0]), key(0, 2, false));
-        assert_eq!(arena.key(out[8]), key(1, 1, false), "the box comes first");
-        assert!(out.iter().all(|&node| !is_on(arena.key(node))));
+        assert_eq!(out[0].key, key(0, 2, false));
+        assert_eq!(out[8].key, key(1, 1, false), "the box comes first");
+        assert!(out.iter().all(|implied| !is_on(implied.key)));
         out.clear();
-        on_to_off(&board, &mut arena, start, false, &mut out);
+        on_to_off(&state, key(0, 1, true), false, &mut out);
         assert_eq!(out.len(), 20, "no cell links: the peers alone");
     }
 
@@ -131,20 +143,19 @@ mod tests {
         for cell in [1, 2, 3, 5, 6, 7, 8] {
             board.eliminate(cell, bit(1));
         }
-        let mut arena = Arena::new();
-        let start = arena.add(key(0, 1, false), Cause::Assumption, &[]);
+        let state = State::of(&board);
         let mut out = Vec::new();
-        off_to_on(
-            &board,
-            &mut arena,
-            start,
-            None,
-            &PotentialSet::default(),
-            true,
-            true,
-            &mut out,
-        );
-        let keys: Vec<Key> = out.iter().map(|&node| arena.key(node)).collect();
+        off_to_on(&state, key(0, 1, false), true, true, &mut out);
+        let keys: Vec<Key> = out.iter().map(|implied| implied.key).collect();
         assert_eq!(keys, [key(0, 2, true), key(4, 1, true)]);
+        // Removed since the start, by nodes of the chain: hidden parents.
+        let source = State::of(&Board::from_grid(&Grid::empty(9).unwrap()));
+        let mut arena = super::super::graph::Arena::new();
+        let mut offs = PotentialSet::default();
+        let removal = arena.add(key(5, 1, false), Cause::Cell, &[]);
+        offs.add(&arena, removal);
+        let mut parents = Vec::new();
+        hidden_parents(&state, &source, &offs, out[1], &mut parents);
+        assert_eq!(parents, [removal]);
     }
 }

@@ -7,6 +7,7 @@
 //! - `hints`: what a search finds, rated, and as a step.
 
 mod advanced;
+mod bitboard;
 mod graph;
 mod hints;
 mod implications;
@@ -81,7 +82,7 @@ impl Mode {
 /// difficulty, complexity and kind, in the order found), as a step.
 pub fn chain_step(board: &Board, mode: Mode, cancel: &Cancellation) -> Option<Step> {
     let mut search = Search::new(mode, board, cancel);
-    search.run(board);
+    search.run();
     let best =
         search
             .hints

@@ -7,11 +7,12 @@
 //! reference's stable sort does.
 
 use super::Mode;
+use super::bitboard::{State, cells_of, house, house_index, peers};
 use super::graph::{
     Arena, Cause, Key, NodeId, PotentialSet, cell_of, conjugate, digit_of, is_on, key,
 };
 use super::hints::{ChainHint, HintShape};
-use super::implications::{off_to_on, on_to_off};
+use super::implications::{Implied, hidden_parents, off_to_on, on_to_off};
 use crate::logic::board::{Board, Cell, Digits, HouseKind, bit, digits_of};
 use crate::solver::Cancellation;
 
@@ -20,8 +21,10 @@ pub struct Search<'a> {
     pub(super) mode: Mode,
     pub(super) arena: Arena,
     cancel: &'a Cancellation,
-    /// The board the chains run on, with the removals of the current dynamic chain.
-    work: Board,
+    /// The board the search runs on.
+    base: Board,
+    /// Its candidates, with the removals of the current dynamic chain.
+    work: State,
     /// Sets no longer in use, kept to spare their allocation.
     spare_sets: Vec<PotentialSet>,
     /// The hints found so far, in the reference's order.
@@ -42,7 +45,8 @@ impl<'a> Search<'a> {
             mode,
             arena: Arena::new(),
             cancel,
-            work: board.clone(),
+            base: board.clone(),
+            work: State::of(board),
             spare_sets: Vec::new(),
             hints: Vec::new(),
         }
@@ -57,8 +61,10 @@ impl<'a> Search<'a> {
         self.spare_sets.push(set);
     }
 
-    /// Runs the search on `board`, filling `self.hints`.
-    pub fn run(&mut self, board: &Board) {
+    /// Runs the search on its board, filling `self.hints`.
+    pub fn run(&mut self) {
+        let board = State::of(&self.base);
+        let board = &board;
         if self.mode.multiple || self.mode.dynamic {
             self.multiple_chains(board);
         } else {
@@ -76,7 +82,7 @@ impl<'a> Search<'a> {
 
     // --- Static forcing chains and cycles -----------------------------------------------
 
-    fn unary_chains(&mut self, board: &Board, y: bool, x: bool) {
+    fn unary_chains(&mut self, board: &State, y: bool, x: bool) {
         for cell in 0..81 {
             let candidates = board.candidates(cell);
             if candidates.count_ones() < 2 {
@@ -93,7 +99,7 @@ impl<'a> Search<'a> {
 
     /// Cycles through a candidate, and (with X-links) forcing chains that make it
     /// contradict itself.
-    fn unary_chaining(&mut self, board: &Board, cell: Cell, digit: u8, y: bool, x: bool) {
+    fn unary_chaining(&mut self, board: &State, cell: Cell, digit: u8, y: bool, x: bool) {
         if !x && board.candidates(cell).count_ones() > 2 {
             // Y-cycles start only in bivalue cells.
             return;
@@ -144,7 +150,7 @@ impl<'a> Search<'a> {
     }
 
     /// The nodes that close a cycle back to `source` (breadth first, layer by layer).
-    fn cycles(&mut self, board: &Board, source: NodeId, y: bool, x: bool) -> Vec<NodeId> {
+    fn cycles(&mut self, board: &State, source: NodeId, y: bool, x: bool) -> Vec<NodeId> {
         let mut to_on = self.set();
         let mut to_off = self.set();
         to_on.add(&self.arena, source);
@@ -158,9 +164,10 @@ impl<'a> Search<'a> {
             length += 1;
             for p in std::mem::take(&mut pending_on) {
                 derived.clear();
-                on_to_off(board, &mut self.arena, p, y, &mut derived);
-                for &off in &derived {
-                    if !self.is_parent(p, self.arena.key(off)) {
+                on_to_off(board, self.arena.key(p), y, &mut derived);
+                for &implied in &derived {
+                    if !self.is_parent(p, implied.key) {
+                        let off = self.arena.add(implied.key, implied.cause, &[p]);
                         pending_off.push(off);
                         to_off.add(&self.arena, off);
                     }
@@ -169,13 +176,12 @@ impl<'a> Search<'a> {
             length += 1;
             for p in std::mem::take(&mut pending_off) {
                 derived.clear();
-                off_to_on(board, &mut self.arena, p, None, &to_off, y, x, &mut derived);
-                for &on in &derived {
-                    let on_key = self.arena.key(on);
-                    if length >= 4 && on_key == source_key {
-                        cycles.push(on);
-                    }
-                    if !to_on.contains(on_key) {
+                off_to_on(board, self.arena.key(p), y, x, &mut derived);
+                for &implied in &derived {
+                    if length >= 4 && implied.key == source_key {
+                        cycles.push(self.arena.add(implied.key, implied.cause, &[p]));
+                    } else if !to_on.contains(implied.key) {
+                        let on = self.arena.add(implied.key, implied.cause, &[p]);
                         pending_on.push(on);
                         to_on.add(&self.arena, on);
                     }
@@ -190,7 +196,7 @@ impl<'a> Search<'a> {
     /// Nodes that contradict `source` (its conjugate), found breadth first.
     fn forcing_chains(
         &mut self,
-        board: &Board,
+        board: &State,
         to_on: &mut PotentialSet,
         to_off: &mut PotentialSet,
         y: bool,
@@ -204,45 +210,47 @@ impl<'a> Search<'a> {
         while !pending_on.is_empty() || !pending_off.is_empty() {
             for p in std::mem::take(&mut pending_on) {
                 derived.clear();
-                on_to_off(board, &mut self.arena, p, y, &mut derived);
-                for &off in &derived {
-                    let off_key = self.arena.key(off);
-                    if off_key == contradiction
-                        && !chains.iter().any(|&c| self.arena.key(c) == off_key)
-                    {
-                        chains.push(off);
-                    }
-                    if !to_off.contains(off_key) {
-                        pending_off.push(off);
-                        to_off.add(&self.arena, off);
-                    }
+                on_to_off(board, self.arena.key(p), y, &mut derived);
+                for &implied in &derived {
+                    self.forcing_link(p, implied, contradiction, chains, to_off, &mut pending_off);
                 }
             }
             for p in std::mem::take(&mut pending_off) {
                 derived.clear();
-                off_to_on(
-                    board,
-                    &mut self.arena,
-                    p,
-                    None,
-                    to_off,
-                    y,
-                    true,
-                    &mut derived,
-                );
-                for &on in &derived {
-                    let on_key = self.arena.key(on);
-                    if on_key == contradiction
-                        && !chains.iter().any(|&c| self.arena.key(c) == on_key)
-                    {
-                        chains.push(on);
-                    }
-                    if !to_on.contains(on_key) {
-                        pending_on.push(on);
-                        to_on.add(&self.arena, on);
-                    }
+                off_to_on(board, self.arena.key(p), y, true, &mut derived);
+                for &implied in &derived {
+                    self.forcing_link(p, implied, contradiction, chains, to_on, &mut pending_on);
                 }
             }
+        }
+    }
+
+    /// Follows one link of a forcing chain from `p`: a contradiction of the chain's start
+    /// is a chain found; a potential not met yet joins `met` and `pending`.
+    fn forcing_link(
+        &mut self,
+        p: NodeId,
+        implied: Implied,
+        contradiction: Key,
+        chains: &mut Vec<NodeId>,
+        met: &mut PotentialSet,
+        pending: &mut Vec<NodeId>,
+    ) {
+        let found = implied.key == contradiction
+            && !chains
+                .iter()
+                .any(|&chain| self.arena.key(chain) == implied.key);
+        let new = !met.contains(implied.key);
+        if !found && !new {
+            return;
+        }
+        let node = self.arena.add(implied.key, implied.cause, &[p]);
+        if found {
+            chains.push(node);
+        }
+        if new {
+            pending.push(node);
+            met.add(&self.arena, node);
         }
     }
 
@@ -266,13 +274,12 @@ impl<'a> Search<'a> {
 
     fn cycle_hint(
         &mut self,
-        board: &Board,
+        board: &State,
         dst_on: NodeId,
         dst_off: NodeId,
         y: bool,
         x: bool,
     ) -> ChainHint {
-        let geometry = board.geometry();
         let path = self.arena.path(dst_on);
         // The cells of the cycle: every node but the source (which is dst_on's cell too).
         let mut in_cycle: u128 = 0;
@@ -284,8 +291,8 @@ impl<'a> Search<'a> {
         for &node in &path[1..] {
             let node_key = self.arena.key(node);
             let digit = digit_of(node_key);
-            for &peer in &geometry.peers[cell_of(node_key)] {
-                if in_cycle & 1 << peer == 0 && board.has(peer, digit) {
+            for peer in cells_of(peers(cell_of(node_key)) & board.places(digit) & !in_cycle) {
+                {
                     if is_on(node_key) {
                         forward[peer] |= bit(digit);
                     } else {
@@ -311,7 +318,7 @@ impl<'a> Search<'a> {
         )
     }
 
-    fn forcing_chain_hint(&mut self, board: &Board, target: NodeId, y: bool, x: bool) -> ChainHint {
+    fn forcing_chain_hint(&mut self, board: &State, target: NodeId, y: bool, x: bool) -> ChainHint {
         let target_key = self.arena.key(target);
         let (removable, result) = removals_for(board, target_key);
         ChainHint::new(
@@ -333,7 +340,7 @@ impl<'a> Search<'a> {
 
     // --- Multiple and dynamic forcing chains --------------------------------------------
 
-    fn multiple_chains(&mut self, board: &Board) {
+    fn multiple_chains(&mut self, board: &State) {
         for cell in 0..81 {
             let count = board.candidates(cell).count_ones();
             if count > 2 || count > 1 && self.mode.dynamic {
@@ -345,7 +352,7 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn chains_from_cell(&mut self, board: &Board, cell: Cell, count: u32) {
+    fn chains_from_cell(&mut self, board: &State, cell: Cell, count: u32) {
         let mode = self.mode;
         let mut outcomes: Vec<(u8, Outcome)> = Vec::new();
         let mut cell_on: Option<PotentialSet> = None;
@@ -413,7 +420,7 @@ impl<'a> Search<'a> {
     /// (`double`) what follows either way. Returns what follows from it being true.
     fn binary_chaining(
         &mut self,
-        board: &Board,
+        board: &State,
         p_on: NodeId,
         p_off: NodeId,
         double: bool,
@@ -461,7 +468,7 @@ impl<'a> Search<'a> {
 
     fn binary_hint(
         &mut self,
-        board: &Board,
+        board: &State,
         source: NodeId,
         dst_on: NodeId,
         dst_off: NodeId,
@@ -493,23 +500,20 @@ impl<'a> Search<'a> {
 
     /// Region forcing chains for `digit`, from each house of `cell` where `cell` is the
     /// digit's first place (so each house is met once).
-    fn region_chainings(&mut self, board: &Board, cell: Cell, digit: u8, outcome: &Outcome) {
-        let geometry = board.geometry();
+    fn region_chainings(&mut self, board: &State, cell: Cell, digit: u8, outcome: &Outcome) {
         for kind in [HouseKind::Box, HouseKind::Row, HouseKind::Column] {
-            let house = geometry.house_of(cell, kind);
-            let positions = board.positions(house, digit);
-            let count = positions.count_ones();
+            let places = board.places(digit) & house(cell, kind);
+            let count = places.count_ones();
             if !(count == 2 || self.mode.multiple && count > 2) {
                 continue;
             }
-            if house.cells[positions.trailing_zeros() as usize] != cell {
+            if places.trailing_zeros() as usize != cell {
                 continue;
             }
             let mut region_on = outcome.on.clone();
             let mut region_off = outcome.off.clone();
             let mut branches: Vec<Outcome> = Vec::new();
-            for position in crate::logic::board::ones(positions) {
-                let other = house.cells[position];
+            for other in cells_of(places) {
                 if other == cell {
                     continue;
                 }
@@ -542,7 +546,7 @@ impl<'a> Search<'a> {
                     let hint = ChainHint::new(
                         HintShape::Region {
                             kind,
-                            index: house.index,
+                            index: house_index(cell, kind),
                             digit,
                             chains,
                         },
@@ -571,26 +575,28 @@ impl<'a> Search<'a> {
     /// consequences are taken. Returns the two nodes of the first contradiction met.
     pub(super) fn chaining(
         &mut self,
-        board: &Board,
+        board: &State,
         to_on: &mut PotentialSet,
         to_off: &mut PotentialSet,
     ) -> Option<(NodeId, NodeId)> {
         let mode = self.mode;
-        self.work.copy_from(board);
+        self.work = board.clone();
         let source = mode.dynamic.then_some(board);
         let mut pending_on: std::collections::VecDeque<NodeId> = to_on.iter().collect();
         let mut pending_off: std::collections::VecDeque<NodeId> = to_off.iter().collect();
         let mut derived = Vec::new();
+        let mut parents = Vec::new();
         loop {
             if let Some(p) = pending_on.pop_front() {
                 derived.clear();
-                on_to_off(&self.work, &mut self.arena, p, !mode.nishio, &mut derived);
-                for &off in &derived {
-                    let off_key = self.arena.key(off);
-                    if let Some(on) = to_on.get(conjugate(off_key)) {
+                on_to_off(&self.work, self.arena.key(p), !mode.nishio, &mut derived);
+                for &implied in &derived {
+                    if let Some(on) = to_on.get(conjugate(implied.key)) {
+                        let off = self.arena.add(implied.key, implied.cause, &[p]);
                         return Some((on, off));
                     }
-                    if !to_off.contains(off_key) {
+                    if !to_off.contains(implied.key) {
+                        let off = self.arena.add(implied.key, implied.cause, &[p]);
                         to_off.add(&self.arena, off);
                         pending_off.push_back(off);
                     }
@@ -599,34 +605,33 @@ impl<'a> Search<'a> {
             }
             if let Some(p) = pending_off.pop_front() {
                 derived.clear();
-                off_to_on(
-                    &self.work,
-                    &mut self.arena,
-                    p,
-                    source,
-                    to_off,
-                    !mode.nishio,
-                    true,
-                    &mut derived,
-                );
-                if mode.dynamic {
-                    let p_key = self.arena.key(p);
-                    self.work.eliminate(cell_of(p_key), bit(digit_of(p_key)));
-                }
-                for &on in &derived {
-                    let on_key = self.arena.key(on);
-                    if let Some(off) = to_off.get(conjugate(on_key)) {
+                let p_key = self.arena.key(p);
+                off_to_on(&self.work, p_key, !mode.nishio, true, &mut derived);
+                for &implied in &derived {
+                    let contradiction = to_off.get(conjugate(implied.key));
+                    if contradiction.is_none() && to_on.contains(implied.key) {
+                        continue;
+                    }
+                    // Hidden parents are read off the board as it was when `p` was taken.
+                    parents.clear();
+                    parents.push(p);
+                    if let Some(source) = source {
+                        hidden_parents(&self.work, source, to_off, implied, &mut parents);
+                    }
+                    let on = self.arena.add(implied.key, implied.cause, &parents);
+                    if let Some(off) = contradiction {
                         return Some((on, off));
                     }
-                    if !to_on.contains(on_key) {
-                        to_on.add(&self.arena, on);
-                        pending_on.push_back(on);
-                    }
+                    to_on.add(&self.arena, on);
+                    pending_on.push_back(on);
+                }
+                if mode.dynamic {
+                    self.work.remove(cell_of(p_key), digit_of(p_key));
                 }
                 continue;
             }
             if mode.level > 0 {
-                let advanced = super::advanced::potentials(self, board, to_off);
+                let advanced = super::advanced::potentials(self, to_off);
                 let mut added = false;
                 for off in advanced {
                     if !to_off.contains(self.arena.key(off)) {
@@ -643,9 +648,14 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The board the search runs on.
+    pub(super) fn base(&self) -> &Board {
+        &self.base
+    }
+
     /// The working board of the chain in progress (with its dynamic removals).
-    pub(super) fn work(&self) -> &Board {
-        &self.work
+    pub(super) fn work(&self) -> Board {
+        self.work.to_board(&self.base)
     }
 
     /// When the search must give up.
@@ -657,7 +667,7 @@ impl<'a> Search<'a> {
 /// What a conclusion about `target` removes on `board`, and the digit it places: a true
 /// candidate removes the cell's other candidates and places it; a false one removes
 /// itself.
-fn removals_for(board: &Board, target: Key) -> (Vec<(Cell, Digits)>, Option<Key>) {
+fn removals_for(board: &State, target: Key) -> (Vec<(Cell, Digits)>, Option<Key>) {
     let (cell, digit) = (cell_of(target), digit_of(target));
     if is_on(target) {
         let others = board.candidates(cell) & !bit(digit);
