@@ -105,7 +105,7 @@ impl State {
     }
 
     /// `base` (for its digits) with these candidates.
-    pub fn to_board(&self, base: &Board) -> Board {
+    pub fn on_board(&self, base: &Board) -> Board {
         Board::with_candidates(&base.to_grid(), self.candidates.to_vec())
     }
 }
@@ -129,6 +129,6 @@ mod tests {
         state.remove(10, 5);
         assert_eq!(state.places(5).count_ones(), 80);
         assert_eq!(state.candidates(10), 0x1ff & !bit(5));
-        assert_eq!(state.to_board(&board).candidates(10), 0x1ff & !bit(5));
+        assert_eq!(state.on_board(&board).candidates(10), 0x1ff & !bit(5));
     }
 }

@@ -580,7 +580,7 @@ impl<'a> Search<'a> {
         to_off: &mut PotentialSet,
     ) -> Option<(NodeId, NodeId)> {
         let mode = self.mode;
-        self.work = board.clone();
+        self.work = *board;
         let source = mode.dynamic.then_some(board);
         let mut pending_on: std::collections::VecDeque<NodeId> = to_on.iter().collect();
         let mut pending_off: std::collections::VecDeque<NodeId> = to_off.iter().collect();
@@ -655,7 +655,7 @@ impl<'a> Search<'a> {
 
     /// The working board of the chain in progress (with its dynamic removals).
     pub(super) fn work(&self) -> Board {
-        self.work.to_board(&self.base)
+        self.work.on_board(&self.base)
     }
 
     /// When the search must give up.
