@@ -351,3 +351,83 @@ fn empty_input_is_an_error() {
         );
     }
 }
+
+/// The first `count` puzzles of the reference ratings file, one per line.
+fn rated_puzzles(count: usize) -> String {
+    read_data("9x9/se-rated/se-rated-dev.tsv")
+        .lines()
+        .skip(1)
+        .step_by(7)
+        .take(count)
+        .map(|line| format!("{}\n", &line[..81]))
+        .collect()
+}
+
+#[test]
+fn ratings_are_the_same_on_every_thread_count_and_in_input_order() {
+    let input = rated_puzzles(120);
+    let one = run(&["rate", "--threads", "1"], &input);
+    assert!(one.success, "{}", one.stderr);
+    assert_eq!(one.stdout.lines().count(), 120);
+    for threads in ["2", "3"] {
+        let many = run(&["rate", "--threads", threads], &input);
+        assert_eq!(many.stdout, one.stdout, "--threads {threads}");
+    }
+    // JSON lines carry the same ratings.
+    let json = run(&["rate", "--json", "--threads", "2"], &input);
+    for (text, json) in one.stdout.lines().zip(json.stdout.lines()) {
+        let value: serde_json::Value = serde_json::from_str(json).unwrap();
+        let se = text.split('/').next().unwrap();
+        assert_eq!(
+            format!("{:.1}", value["se"].as_f64().unwrap()),
+            se,
+            "{json}"
+        );
+    }
+}
+
+#[test]
+fn a_puzzle_that_cannot_be_rated_gets_an_error_line_and_the_run_goes_on() {
+    let input = format!("{}\n{}\n12\n", ".".repeat(81), rated_puzzles(1).trim());
+    let result = run(&["rate", "--json"], &input);
+    assert!(!result.success);
+    let lines: Vec<serde_json::Value> = result
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines[0]["code"], "not_unique");
+    assert!(lines[0]["error"].is_string());
+    assert!(lines[1]["se"].is_number());
+    assert_eq!(lines[2]["code"], "invalid_grid");
+    assert!(result.stderr.contains("1 rated"), "{}", result.stderr);
+}
+
+#[test]
+fn explain_prints_each_step_and_the_rating() {
+    let puzzle =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    let result = run(&["explain"], puzzle);
+    assert!(result.success, "{}", result.stderr);
+    let lines: Vec<&str> = result.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("  1. [1.2] Hidden single:"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        result.stdout.contains("rating 1.2/1.2/1.2 (easy"),
+        "{}",
+        result.stdout
+    );
+    let json = run(&["explain", "--json"], puzzle);
+    let value: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(value["se"], 1.2);
+    assert_eq!(value["steps"].as_array().unwrap().len(), lines.len() - 2);
+    let two = run(&["explain"], &format!("{puzzle}\n{puzzle}\n"));
+    assert!(
+        !two.success && two.stderr.contains("one puzzle"),
+        "{}",
+        two.stderr
+    );
+}
