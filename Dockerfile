@@ -14,12 +14,13 @@ WORKDIR /build
 
 # Dependencies get a layer of their own: they are compiled against placeholder sources, so
 # a change to the service's code reuses this layer instead of rebuilding every crate.
-# Cargo.toml declares a bench target, and cargo refuses a manifest whose targets are
-# missing, so benches/solver.rs needs a placeholder too.
+# Cargo.toml declares bench targets, and cargo refuses a manifest whose targets are
+# missing, so benches/solver.rs and benches/rating.rs need placeholders too.
 COPY Cargo.toml Cargo.lock ./
 RUN mkdir -p src benches \
     && echo 'fn main() {}' > src/main.rs \
     && echo 'fn main() {}' > benches/solver.rs \
+    && echo 'fn main() {}' > benches/rating.rs \
     && touch src/lib.rs \
     && cargo build --release --locked \
     && rm -rf src benches
