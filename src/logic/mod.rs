@@ -4,7 +4,8 @@
 //! - `board`: digits and candidates, and the houses of each size;
 //! - `step`, `technique`: a step as data, and the techniques' ids;
 //! - `singles`, `intersections`, `subsets`, `fish`: the techniques defined on every size;
-//! - `strong_links`, `wings`, `uniqueness`, `aligned`: the other techniques of 9×9 boards;
+//! - `strong_links`, `wings`, `uniqueness`, `aligned`: the other techniques of 9×9 boards,
+//!   with `cell_masks` for their sets of cells;
 //! - `chains`: forcing chains and cycles, static, Nishio, multiple, dynamic and nested;
 //! - `path`: the reference's order of techniques, and the path it takes;
 //! - `rating`, `hint`: what the service answers: a puzzle's ratings and explanation, and
@@ -12,6 +13,7 @@
 
 mod aligned;
 pub mod board;
+mod cell_masks;
 mod chains;
 pub(crate) mod fish;
 pub mod hint;

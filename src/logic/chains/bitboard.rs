@@ -7,61 +7,31 @@
 //! reference scans them.
 
 use crate::logic::board::{Board, Cell, Digits, HouseKind};
-
-/// A set of cells of a 9×9 board: bit `i` for cell `i`.
-pub type Cells = u128;
-
-/// The cells of each house: boxes 0..9, rows 9..18, columns 18..27.
-const HOUSES: [Cells; 27] = houses();
-
-const fn houses() -> [Cells; 27] {
-    let mut houses = [0; 27];
-    let mut cell = 0;
-    while cell < 81 {
-        let (row, col) = (cell / 9, cell % 9);
-        houses[row / 3 * 3 + col / 3] |= 1 << cell;
-        houses[9 + row] |= 1 << cell;
-        houses[18 + col] |= 1 << cell;
-        cell += 1;
-    }
-    houses
-}
+pub use crate::logic::cell_masks::{CellMask as Cells, cells_of};
+use crate::logic::cell_masks::{HOUSES, PEERS, digit_cells, houses_of};
 
 /// The cells of the house of `kind` that holds `cell`.
 pub fn house(cell: Cell, kind: HouseKind) -> Cells {
-    let (row, col) = (cell / 9, cell % 9);
-    match kind {
-        HouseKind::Box => HOUSES[row / 3 * 3 + col / 3],
-        HouseKind::Row => HOUSES[9 + row],
-        HouseKind::Column => HOUSES[18 + col],
-    }
+    HOUSES[houses_of(cell)[kind_index(kind)]]
 }
 
 /// The index of the house of `kind` that holds `cell`, among the houses of its kind.
 pub fn house_index(cell: Cell, kind: HouseKind) -> usize {
-    let (row, col) = (cell / 9, cell % 9);
+    houses_of(cell)[kind_index(kind)] % 9
+}
+
+/// Where a house of `kind` stands in [`houses_of`]'s answer.
+fn kind_index(kind: HouseKind) -> usize {
     match kind {
-        HouseKind::Box => row / 3 * 3 + col / 3,
-        HouseKind::Row => row,
-        HouseKind::Column => col,
+        HouseKind::Box => 0,
+        HouseKind::Row => 1,
+        HouseKind::Column => 2,
     }
 }
 
 /// The cells that share a house with `cell` (not `cell` itself).
 pub fn peers(cell: Cell) -> Cells {
-    (house(cell, HouseKind::Box) | house(cell, HouseKind::Row) | house(cell, HouseKind::Column))
-        & !(1 << cell)
-}
-
-/// The cells of `cells`, in increasing index.
-pub fn cells_of(mut cells: Cells) -> impl Iterator<Item = Cell> {
-    std::iter::from_fn(move || {
-        (cells != 0).then(|| {
-            let cell = cells.trailing_zeros() as Cell;
-            cells &= cells - 1;
-            cell
-        })
-    })
+    PEERS[cell]
 }
 
 /// Each cell's candidates, and each digit's cells.
@@ -74,18 +44,10 @@ pub struct State {
 impl State {
     /// The candidates of a 9×9 `board`.
     pub fn of(board: &Board) -> State {
-        let mut state = State {
-            candidates: [0; 81],
-            places: [0; 9],
-        };
-        for cell in 0..81 {
-            let candidates = board.candidates(cell);
-            state.candidates[cell] = candidates;
-            for index in crate::logic::board::ones(candidates) {
-                state.places[index] |= 1 << cell;
-            }
+        State {
+            candidates: std::array::from_fn(|cell| board.candidates(cell)),
+            places: digit_cells(board),
         }
-        state
     }
 
     /// The candidates of `cell`.
@@ -117,8 +79,7 @@ mod tests {
     use crate::logic::board::bit;
 
     #[test]
-    fn houses_hold_nine_cells_and_places_follow_removals() {
-        assert!(HOUSES.iter().all(|house| house.count_ones() == 9));
+    fn houses_are_in_scan_order_and_places_follow_removals() {
         assert_eq!(
             cells_of(house(40, HouseKind::Box)).collect::<Vec<_>>(),
             [30, 31, 32, 39, 40, 41, 48, 49, 50]
