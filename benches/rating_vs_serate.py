@@ -5,7 +5,8 @@ Both rate the puzzles of a file of reference ratings (default: the development s
 thread each, grouped by the reference rating's level. `serate` runs once per level as a
 whole process (its time minus the start-up of the Java runtime, measured on one easy
 puzzle); the service's times come from `cargo bench --bench rating`, per puzzle. Prints per
-level the total time of each, the ratio serate / service, and the service's median.
+level the total time of each, the ratio serate / service, and the service's median, and
+the service's median over the puzzles rated below 7.0.
 
 `serate` is not part of this project: build it from SudokuMonster/SukakuExplainer
 (javac -encoding ISO-8859-1 over diuf/**/*.java, with the non-Java files copied beside the
@@ -59,9 +60,12 @@ def main():
     subprocess.run(["cargo", "bench", "--quiet", "--bench", "rating", "--", args.file,
                     "--times", times], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     ours = collections.defaultdict(list)
+    below_seven = []
     for line in open(times).read().splitlines()[1:]:
         puzzle, reference, _, micros = line.split("\t")
         ours[level(float(reference))].append(int(micros) / 1e6)
+        if float(reference) < 7.0:
+            below_seven.append(int(micros) / 1e6)
 
     startup = min(serate_seconds(args.serate, [EASY]) for _ in range(3))
     print(f"{args.file}: {len(rows)} puzzles; serate start-up {startup:.2f} s (subtracted)")
@@ -79,6 +83,9 @@ def main():
               f"{theirs / mine:>8.0f}x{statistics.median(ours[name]) * 1e3:>19.2f}")
     print(f"{'all':<9}{len(rows):>7}{total_serate:>11.2f}{total_ours:>11.2f}"
           f"{total_serate / total_ours:>8.0f}x")
+    if below_seven:
+        print(f"service median below 7.0 ({len(below_seven)} puzzles): "
+              f"{statistics.median(below_seven) * 1e3:.2f} ms")
 
 
 if __name__ == "__main__":

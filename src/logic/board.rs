@@ -10,6 +10,9 @@ use std::sync::OnceLock;
 
 use crate::grid::{Grid, SUPPORTED_SIZES};
 
+/// The largest N of an N×N board.
+pub const MAX_SIZE: usize = 25;
+
 /// A cell's index, row-major: `row * N + col`.
 pub type Cell = usize;
 
@@ -257,6 +260,18 @@ impl Board {
             .enumerate()
             .filter(|&(_, &cell)| self.candidates[cell] & digit != 0)
             .fold(0, |mask, (position, _)| mask | 1 << position)
+    }
+
+    /// For every digit `d` (at index `d - 1`), [`Board::positions`] of `d` in `house`: one
+    /// pass over the house for searches that ask about many digits of it.
+    pub fn digit_positions(&self, house: &House) -> [u32; MAX_SIZE] {
+        let mut positions = [0; MAX_SIZE];
+        for (position, &cell) in house.cells.iter().enumerate() {
+            for index in ones(self.candidates[cell]) {
+                positions[index] |= 1 << position;
+            }
+        }
+        positions
     }
 
     /// The empty cells of `house`.

@@ -15,6 +15,23 @@ pub const PEERS: [CellMask; 81] = peers();
 /// 9..18, columns 18..27), its 9 cells.
 pub const HOUSES: [CellMask; 27] = houses();
 
+/// For each cell, the cells of its box, row and column (in [`HouseKind`] order).
+///
+/// [`HouseKind`]: super::board::HouseKind
+pub const CELL_HOUSES: [[CellMask; 3]; 81] = cell_houses();
+
+const fn cell_houses() -> [[CellMask; 3]; 81] {
+    let houses = houses();
+    let mut cell_houses = [[0; 3]; 81];
+    let mut cell = 0;
+    while cell < 81 {
+        let [box_index, row, column] = houses_of(cell);
+        cell_houses[cell] = [houses[box_index], houses[row], houses[column]];
+        cell += 1;
+    }
+    cell_houses
+}
+
 /// The index in [`HOUSES`] of the box, row and column of `cell`.
 pub const fn houses_of(cell: Cell) -> [usize; 3] {
     let (row, column) = (cell / 9, cell % 9);

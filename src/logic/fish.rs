@@ -4,7 +4,7 @@
 
 use std::ops::ControlFlow;
 
-use super::board::{Board, HouseKind, bit, combinations, ones};
+use super::board::{Board, HouseKind, MAX_SIZE, bit, combinations, ones};
 use super::step::{Elimination, HouseRef, Step, digit_name, eliminations_text, house_name};
 use super::technique::Technique;
 
@@ -25,21 +25,28 @@ pub fn fish(board: &Board, degree: u32) -> Option<Step> {
 pub fn for_each_fish(board: &Board, degree: u32, mut visit: impl FnMut(Fish) -> ControlFlow<()>) {
     let geometry = board.geometry();
     let size = board.size();
+    let placed: Vec<usize> = (1..=size as u8)
+        .map(|digit| board.placed_count(digit))
+        .collect();
     for (base_kind, cover_kind) in [
         (HouseKind::Column, HouseKind::Row),
         (HouseKind::Row, HouseKind::Column),
     ] {
-        let bases = geometry.houses_of(base_kind);
         let covers = geometry.houses_of(cover_kind);
+        let places: Vec<[u32; MAX_SIZE]> = geometry
+            .houses_of(base_kind)
+            .iter()
+            .map(|line| board.digit_positions(line))
+            .collect();
         for lines in combinations(degree, size as u32) {
             for digit in 1..=size as u8 {
-                if board.placed_count(digit) + 2 * degree as usize > size {
+                if placed[usize::from(digit) - 1] + 2 * degree as usize > size {
                     continue;
                 }
                 let mut union = 0;
                 let mut all_wide = true;
                 for line in ones(lines) {
-                    let positions = board.positions(&bases[line], digit);
+                    let positions = places[line][usize::from(digit) - 1];
                     all_wide &= positions.count_ones() > 1;
                     union |= positions;
                 }

@@ -6,7 +6,7 @@
 
 use std::ops::ControlFlow;
 
-use super::board::{Board, House, HouseKind, bit};
+use super::board::{Board, House, HouseKind, MAX_SIZE, bit, ones};
 use super::singles::cells_at;
 use super::step::{
     Elimination, HouseRef, Placement, Step, cell_name, digit_name, eliminations_text, house_name,
@@ -26,12 +26,11 @@ const KIND_PAIRS: [(HouseKind, HouseKind); 4] = [
 pub fn locked_candidates(board: &Board) -> Option<Step> {
     let mut found = None;
     for_each_lock(board, |lock| {
-        let step = lock.step(board, None);
-        if step.makes_progress() {
-            found = Some(step);
-            return ControlFlow::Break(());
+        if lock.eliminations(board).is_empty() {
+            return ControlFlow::Continue(());
         }
-        ControlFlow::Continue(())
+        found = Some(lock.step(board, None));
+        ControlFlow::Break(())
     });
     found
 }
@@ -55,25 +54,31 @@ pub fn direct_locked_candidates(board: &Board) -> Option<Step> {
 pub fn for_each_lock<'a>(board: &'a Board, mut visit: impl FnMut(Lock<'a>) -> ControlFlow<()>) {
     let geometry = board.geometry();
     for (first_kind, second_kind) in KIND_PAIRS {
+        let firsts = geometry.houses_of(first_kind);
+        let places: Vec<[u32; MAX_SIZE]> = firsts
+            .iter()
+            .map(|first| board.digit_positions(first))
+            .collect();
         for digit in 1..=board.size() as u8 {
-            for first in geometry.houses_of(first_kind) {
-                let positions = board.positions(first, digit);
+            for (first, places) in firsts.iter().zip(&places) {
+                let positions = places[usize::from(digit) - 1];
                 if positions.count_ones() < 2 {
                     continue;
                 }
-                let cells = cells_at(first, positions);
-                for second in geometry.houses_of(second_kind) {
-                    if !cells.iter().all(|&cell| second.cells.contains(&cell)) {
-                        continue;
-                    }
-                    let lock = Lock {
-                        first,
-                        second,
-                        digit,
-                    };
-                    if visit(lock).is_break() {
-                        return;
-                    }
+                // Houses of one kind are disjoint: only the one that holds the first
+                // place can hold them all.
+                let mut cells = ones(positions).map(|position| first.cells[position]);
+                let second = geometry.house_of(cells.next().expect("two places"), second_kind);
+                if !cells.all(|cell| geometry.house_of(cell, second_kind).index == second.index) {
+                    continue;
+                }
+                let lock = Lock {
+                    first,
+                    second,
+                    digit,
+                };
+                if visit(lock).is_break() {
+                    return;
                 }
             }
         }

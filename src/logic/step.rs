@@ -96,11 +96,6 @@ impl Step {
             board.place(placement.cell, placement.digit);
         }
     }
-
-    /// Whether the step changes anything.
-    pub fn makes_progress(&self) -> bool {
-        !self.placements.is_empty() || !self.eliminations.is_empty()
-    }
 }
 
 /// A rating as Sudoku Explainer prints it: `floor((x + 0.05) × 10) / 10`.

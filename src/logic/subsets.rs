@@ -119,11 +119,11 @@ pub fn for_each_hidden_set<'a>(
             if board.empty_count(house) <= minimum {
                 continue;
             }
+            let places = board.digit_positions(house);
             for digits in combinations(degree, size) {
-                let Some(positions) = common_tuple(
-                    ones(digits).map(|index| board.positions(house, index as u8 + 1)),
-                    degree,
-                ) else {
+                let Some(positions) =
+                    common_tuple(ones(digits).map(|index| places[index]), degree)
+                else {
                     continue;
                 };
                 let cells = cells_at(house, positions);

@@ -8,25 +8,16 @@
 
 use crate::logic::board::{Board, Cell, Digits, HouseKind};
 pub use crate::logic::cell_masks::{CellMask as Cells, cells_of};
-use crate::logic::cell_masks::{HOUSES, PEERS, digit_cells, houses_of};
+use crate::logic::cell_masks::{CELL_HOUSES, PEERS, digit_cells, houses_of};
 
 /// The cells of the house of `kind` that holds `cell`.
 pub fn house(cell: Cell, kind: HouseKind) -> Cells {
-    HOUSES[houses_of(cell)[kind_index(kind)]]
+    CELL_HOUSES[cell][kind as usize]
 }
 
 /// The index of the house of `kind` that holds `cell`, among the houses of its kind.
 pub fn house_index(cell: Cell, kind: HouseKind) -> usize {
-    houses_of(cell)[kind_index(kind)] % 9
-}
-
-/// Where a house of `kind` stands in [`houses_of`]'s answer.
-fn kind_index(kind: HouseKind) -> usize {
-    match kind {
-        HouseKind::Box => 0,
-        HouseKind::Row => 1,
-        HouseKind::Column => 2,
-    }
+    houses_of(cell)[kind as usize] % 9
 }
 
 /// The cells that share a house with `cell` (not `cell` itself).
