@@ -121,8 +121,7 @@ pub fn for_each_hidden_set<'a>(
             }
             let places = board.digit_positions(house);
             for digits in combinations(degree, size) {
-                let Some(positions) =
-                    common_tuple(ones(digits).map(|index| places[index]), degree)
+                let Some(positions) = common_tuple(ones(digits).map(|index| places[index]), degree)
                 else {
                     continue;
                 };

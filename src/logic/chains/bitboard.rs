@@ -7,8 +7,8 @@
 //! reference scans them.
 
 use crate::logic::board::{Board, Cell, Digits, HouseKind};
-pub use crate::logic::cell_masks::{CellMask as Cells, cells_of};
 use crate::logic::cell_masks::{CELL_HOUSES, PEERS, digit_cells, houses_of};
+pub use crate::logic::cell_masks::{CellMask as Cells, cells_of};
 
 /// The cells of the house of `kind` that holds `cell`.
 pub fn house(cell: Cell, kind: HouseKind) -> Cells {

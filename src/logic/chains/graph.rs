@@ -71,6 +71,9 @@ pub struct Node {
     parents_len: u32,
     /// The nested chain an advanced node comes from, as an index into `Arena::nested`.
     pub nested: Option<u32>,
+    /// A filter of the potentials on its single chain (first parents, itself included):
+    /// bit `key % 128` of each. A clear bit proves a potential is not on the chain.
+    chain_filter: u128,
 }
 
 /// What the rating needs of a chain that a nested search found: its complexity, and a
@@ -90,9 +93,12 @@ pub struct Arena {
     links: Vec<NodeId>,
     /// Chains found by nested searches, referred to by advanced nodes.
     pub nested: Vec<NestedChain>,
-    /// Scratch space of the ancestor walks: the walk that last saw each key.
+    /// Scratch space of the ancestor walks: the walk that last saw each key, and the
+    /// nodes of the level walked and of the next.
     seen: Vec<u32>,
     walk: u32,
+    level: Vec<NodeId>,
+    next: Vec<NodeId>,
 }
 
 impl Arena {
@@ -119,12 +125,16 @@ impl Arena {
     ) -> NodeId {
         let parents_start = self.links.len() as u32;
         self.links.extend_from_slice(parents);
+        let inherited = parents
+            .first()
+            .map_or(0, |&parent| self.nodes[parent as usize].chain_filter);
         self.nodes.push(Node {
             key,
             cause,
             parents_start,
             parents_len: parents.len() as u32,
             nested,
+            chain_filter: inherited | 1 << (key % 128),
         });
         (self.nodes.len() - 1) as NodeId
     }
@@ -172,8 +182,10 @@ impl Arena {
     fn walk_ancestors(&mut self, id: NodeId, mut visit: impl FnMut(NodeId)) {
         self.walk += 1;
         let walk = self.walk;
-        let mut level = vec![id];
-        let mut next = Vec::new();
+        let mut level = std::mem::take(&mut self.level);
+        let mut next = std::mem::take(&mut self.next);
+        level.clear();
+        level.push(id);
         while !level.is_empty() {
             for &node in &level {
                 let key = usize::from(self.nodes[node as usize].key);
@@ -186,6 +198,24 @@ impl Arena {
             std::mem::swap(&mut level, &mut next);
             next.clear();
         }
+        self.level = level;
+        self.next = next;
+    }
+
+    /// Whether the potential `key` is on the single chain (first parents) that ends at
+    /// `id`, `id` itself included.
+    pub fn on_chain(&self, id: NodeId, key: Key) -> bool {
+        if self.nodes[id as usize].chain_filter & 1 << (key % 128) == 0 {
+            return false;
+        }
+        let mut current = Some(id);
+        while let Some(node) = current {
+            if self.key(node) == key {
+                return true;
+            }
+            current = self.first_parent(node);
+        }
+        false
     }
 
     /// The nodes from the start of the single chain ending at `id` to `id`, following
@@ -231,7 +261,7 @@ impl Arena {
 /// An insertion-ordered set of potentials, each with the first node added for it (what
 /// iteration yields) and the last (what [`PotentialSet::get`] returns), as the
 /// reference's `LinkedSet` behaves.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct PotentialSet {
     members: [u64; KEYS.div_ceil(64)],
     entries: Vec<Entry>,
@@ -305,6 +335,16 @@ impl PotentialSet {
             }
         }
         self.entries.truncate(kept);
+    }
+
+    /// Makes this set a copy of `other`, writing only the index entries of its members
+    /// (a clone would copy the whole index).
+    pub fn copy_from(&mut self, other: &PotentialSet) {
+        self.members = other.members;
+        self.entries.clone_from(&other.entries);
+        for (position, entry) in self.entries.iter().enumerate() {
+            self.index[usize::from(entry.key)] = position as u16;
+        }
     }
 
     /// Empties the set.

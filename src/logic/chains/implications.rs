@@ -64,7 +64,9 @@ pub fn off_to_on(
     let (cell, digit) = (cell_of(off), digit_of(off));
     if cell_links {
         let candidates = state.candidates(cell);
-        if candidates.count_ones() == 2 {
+        let rest = candidates & candidates.wrapping_sub(1);
+        if rest != 0 && rest & (rest - 1) == 0 {
+            // Two candidates.
             let other = digits_of(candidates)
                 .find(|&d| d != digit)
                 .expect("two candidates");
@@ -77,7 +79,8 @@ pub fn off_to_on(
     if house_links {
         for kind in HOUSE_ORDER {
             let others = state.places(digit) & house(cell, kind) & !(1 << cell);
-            if others.count_ones() == 1 {
+            if others != 0 && others & (others - 1) == 0 {
+                // One place left.
                 out.push(Implied {
                     key: key(others.trailing_zeros() as usize, digit, true),
                     cause: Cause::House(kind),

@@ -56,6 +56,12 @@ impl<'a> Search<'a> {
         self.spare_sets.pop().unwrap_or_default()
     }
 
+    fn copy_of(&mut self, set: &PotentialSet) -> PotentialSet {
+        let mut copy = self.set();
+        copy.copy_from(set);
+        copy
+    }
+
     fn recycle(&mut self, mut set: PotentialSet) {
         set.clear();
         self.spare_sets.push(set);
@@ -137,16 +143,12 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Whether `ancestor`'s potential lies on the single chain (first parents) of `child`.
+    /// Whether `ancestor`'s potential lies on the single chain (first parents) of `child`,
+    /// `child` left out.
     fn is_parent(&self, child: NodeId, ancestor: Key) -> bool {
-        let mut current = child;
-        while let Some(parent) = self.arena.first_parent(current) {
-            if self.arena.key(parent) == ancestor {
-                return true;
-            }
-            current = parent;
-        }
-        false
+        self.arena
+            .first_parent(child)
+            .is_some_and(|parent| self.arena.on_chain(parent, ancestor))
     }
 
     /// The nodes that close a cycle back to `source` (breadth first, layer by layer).
@@ -376,8 +378,8 @@ impl<'a> Search<'a> {
                     off.retain_in(&outcome.off);
                 }
                 _ => {
-                    cell_on = Some(outcome.on.clone());
-                    cell_off = Some(outcome.off.clone());
+                    cell_on = Some(self.copy_of(&outcome.on));
+                    cell_off = Some(self.copy_of(&outcome.off));
                 }
             }
             outcomes.push((digit, outcome));
@@ -510,8 +512,8 @@ impl<'a> Search<'a> {
             if places.trailing_zeros() as usize != cell {
                 continue;
             }
-            let mut region_on = outcome.on.clone();
-            let mut region_off = outcome.off.clone();
+            let mut region_on = self.copy_of(&outcome.on);
+            let mut region_off = self.copy_of(&outcome.off);
             let mut branches: Vec<Outcome> = Vec::new();
             for other in cells_of(places) {
                 if other == cell {
