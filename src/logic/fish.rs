@@ -187,6 +187,7 @@ fn difficulty(degree: u32) -> f64 {
 mod tests {
     use super::*;
     use crate::grid::Grid;
+    use crate::logic::step::cell_name;
 
     #[test]
     fn an_x_wing_on_two_columns_clears_its_two_rows() {
@@ -202,5 +203,99 @@ mod tests {
         let removed: Vec<usize> = step.eliminations.iter().map(|e| e.cell).collect();
         assert_eq!(removed, [1, 2, 3, 4, 5, 6, 7, 28, 29, 30, 31, 32, 33, 34]);
         assert_eq!(fish(&board, 3), None, "no swordfish besides");
+    }
+
+    /// Asserts that the fish of `degree` where `puzzle`'s path first uses one is the one
+    /// Sukaku Explainer's `serate` finds there: on `digit`, through `cells`.
+    fn assert_reference_fish(puzzle: &str, degree: u32, digit: u8, cells: &[&str]) {
+        let board = crate::logic::path::board_before(puzzle, technique(degree));
+        let step = fish(&board, degree).expect("a fish");
+        assert!(
+            step.text.contains(&format!(": {digit} in c")),
+            "{}",
+            step.text
+        );
+        let mut names: Vec<String> = step.cells.iter().map(|&c| cell_name(c, 9)).collect();
+        names.sort_unstable();
+        let mut expected = cells.to_vec();
+        expected.sort_unstable();
+        assert_eq!(names, expected, "{}", step.text);
+    }
+
+    #[test]
+    fn a_swordfish_where_the_reference_finds_one() {
+        assert_reference_fish(
+            ".6..1..2.29..4..518.......462.4.1.38....3.....4.5.7.1.9..3.2..57.......2.3..8..9.",
+            3,
+            7,
+            &["r3c2", "r3c5", "r3c8", "r5c2", "r5c8", "r7c5", "r7c8"],
+        );
+    }
+
+    #[test]
+    fn a_jellyfish_where_the_reference_finds_one() {
+        assert_reference_fish(
+            ".....823.6..3.....2.8.197..7.6.3..8...98.16...8..2.9.5..219.3.7.....3..4.136.....",
+            4,
+            5,
+            &[
+                "r2c3", "r2c7", "r5c1", "r5c5", "r8c1", "r8c3", "r8c5", "r8c7", "r9c1", "r9c5",
+                "r9c7",
+            ],
+        );
+    }
+
+    /// A board where digit 1 lies in columns 1, 4 and 7 in the rows of `rows`.
+    fn digit_1_in_three_columns(rows: [&[usize]; 3]) -> Board {
+        let mut board = Board::from_grid(&Grid::empty(9).unwrap());
+        for (column, keep) in [0, 3, 6].into_iter().zip(rows) {
+            for row in (0..9).filter(|row| !keep.contains(row)) {
+                board.eliminate(row * 9 + column, bit(1));
+            }
+        }
+        board
+    }
+
+    #[test]
+    fn three_columns_over_three_rows_are_a_swordfish() {
+        let board = digit_1_in_three_columns([&[0, 4], &[4, 8], &[0, 8]]);
+        let step = fish(&board, 3).expect("a swordfish");
+        assert_eq!(step.technique, Technique::Swordfish);
+        assert_eq!(step.cells, [0, 6, 36, 39, 75, 78]);
+        // Rows 1, 5 and 9 lose the digit outside the three columns.
+        assert_eq!(step.eliminations.len(), 3 * 6);
+        assert!(
+            step.eliminations
+                .iter()
+                .all(|e| [0, 4, 8].contains(&(e.cell / 9))
+                    && ![0, 3, 6].contains(&(e.cell % 9))
+                    && e.digits == bit(1))
+        );
+    }
+
+    #[test]
+    fn three_columns_over_four_rows_are_no_swordfish() {
+        let board = digit_1_in_three_columns([&[0, 4], &[4, 8], &[0, 2, 8]]);
+        assert_eq!(fish(&board, 3), None);
+    }
+
+    #[test]
+    fn fish_work_on_other_sizes() {
+        let mut board = Board::from_grid(&Grid::empty(16).unwrap());
+        // Digit 3 may go only in rows 3 and 8 of columns 1 and 6.
+        for row in (0..16).filter(|row| ![2, 7].contains(row)) {
+            board.eliminate(row * 16, bit(3));
+            board.eliminate(row * 16 + 5, bit(3));
+        }
+        let step = fish(&board, 2).expect("an X-Wing");
+        assert_eq!(step.cells, [32, 37, 112, 117]);
+        assert_eq!(step.eliminations.len(), 2 * 14);
+        assert!(
+            step.eliminations
+                .iter()
+                .all(|e| [2, 7].contains(&(e.cell / 16))
+                    && ![0, 5].contains(&(e.cell % 16))
+                    && e.digits == bit(3))
+        );
     }
 }

@@ -164,3 +164,18 @@ pub fn solve(board: &mut Board, cancel: &Cancellation) -> (Vec<Step>, Option<Sto
     }
     (steps, None)
 }
+
+/// The board of `puzzle` just before the first step of its path that uses `technique`
+/// (tests look at the positions where the reference uses a technique this way).
+#[cfg(test)]
+pub fn board_before(puzzle: &str, technique: super::technique::Technique) -> Board {
+    let grid = crate::grid::Grid::parse_symbols(puzzle).expect("a puzzle");
+    let mut board = Board::from_grid(&grid);
+    while let Some(step) = next_step(&board, &Cancellation::none()) {
+        if step.technique == technique {
+            return board;
+        }
+        step.apply(&mut board);
+    }
+    panic!("the path of {puzzle} never uses {technique:?}")
+}
