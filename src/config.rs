@@ -47,6 +47,11 @@ pub struct ServeConfig {
     #[arg(long, env = "SOLVE_TIMEOUT_MS", default_value_t = 2000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub solve_timeout_ms: u64,
+    /// Longest a `POST /generate` may run, in milliseconds, waiting for a solver included:
+    /// puzzles of a rare band take longer to find than a solve.
+    #[arg(long, env = "GENERATE_TIMEOUT_MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub generate_timeout_ms: u64,
     /// Solves that run at once: the cores solving may use [default: available cores].
     #[arg(long, env = "SOLVER_CONCURRENCY")]
     pub solver_concurrency: Option<NonZeroUsize>,
@@ -121,6 +126,7 @@ impl ServeConfig {
     pub fn limits(&self) -> Limits {
         Limits {
             solve_timeout: Duration::from_millis(self.solve_timeout_ms),
+            generate_timeout: Duration::from_millis(self.generate_timeout_ms),
             solver_concurrency: self.solver_concurrency.unwrap_or_else(available_cores),
             queue_length: self.queue_length as usize,
             body_limit_bytes: self.body_limit_bytes,

@@ -7,9 +7,11 @@
 //! - [`solver`]: options, cancellation, outcomes, and the two search engines (a bitboard
 //!   engine for 9×9 and a mask-per-cell engine for every size).
 //! - [`validate`]: which digits repeat in which rows, columns and boxes.
+//! - [`logic`]: solving as a person does, step by step, and the Sudoku Explainer rating.
+//! - [`generate`]: proper puzzles of a symmetry and difficulty band, from a seed.
 //! - [`text_format`]: the plain-text layouts of the command line (Baekjoon blocks, one
 //!   puzzle per line).
-//! - [`cli`]: the `solve` and `validate` subcommands.
+//! - [`cli`]: the `solve`, `validate`, `rate`, `explain` and `generate` subcommands.
 //!
 //! The service is a layer on top, and the domain knows nothing of it:
 //!
@@ -26,6 +28,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod generate;
 pub mod grid;
 pub mod healthcheck;
 pub mod http;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use sudoku_service::cli::{self, ExplainArgs, RateArgs, SolveArgs, Status};
+use sudoku_service::cli::{self, ExplainArgs, GenerateArgs, RateArgs, SolveArgs, Status};
 use sudoku_service::config::ServeConfig;
 use sudoku_service::healthcheck::{self, HealthcheckArgs};
 use sudoku_service::{service, telemetry};
@@ -44,6 +44,8 @@ enum Command {
     Rate(RateArgs),
     /// Explain the puzzle on stdin step by step, as a person solves it.
     Explain(ExplainArgs),
+    /// Generate proper puzzles of a size, symmetry and difficulty band, from a seed.
+    Generate(GenerateArgs),
 }
 
 /// How long the process waits at exit for solver threads to notice they were cancelled.
@@ -103,6 +105,9 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
             &mut io::stdout().lock(),
             &mut io::stderr().lock(),
         )?,
+        Command::Generate(args) => {
+            cli::generate(&args, &mut io::stdout().lock(), &mut io::stderr().lock())?
+        }
     };
     io::stdout().flush()?;
     Ok(status)

@@ -431,3 +431,111 @@ fn explain_prints_each_step_and_the_rating() {
         two.stderr
     );
 }
+
+#[test]
+fn generated_puzzles_are_the_same_on_every_thread_count() {
+    let args = |threads| {
+        [
+            "generate",
+            "--level",
+            "expert",
+            "--symmetry",
+            "diagonal",
+            "--seed",
+            "2026",
+            "--count",
+            "12",
+            "--threads",
+            threads,
+        ]
+    };
+    let one = run(&args("1"), "");
+    assert!(one.success, "{}", one.stderr);
+    assert!(one.stderr.contains("12 generated"), "{}", one.stderr);
+    let puzzles: Vec<&str> = one.stdout.lines().collect();
+    assert_eq!(puzzles.len(), 12);
+    for threads in ["2", "5"] {
+        assert_eq!(
+            run(&args(threads), "").stdout,
+            one.stdout,
+            "--threads {threads}"
+        );
+    }
+    // Each one is proper, and rated expert by the `rate` command.
+    let rated = run(&["rate", "--json"], &one.stdout);
+    assert!(rated.success, "{}", rated.stderr);
+    for (puzzle, rating) in puzzles.iter().zip(rated.stdout.lines()) {
+        let rating: serde_json::Value = serde_json::from_str(rating).unwrap();
+        assert_eq!(rating["level"], "expert", "{puzzle}");
+    }
+}
+
+#[test]
+fn generate_json_lines_carry_the_seed_that_makes_each_puzzle_alone() {
+    let result = run(
+        &[
+            "generate",
+            "--size",
+            "4",
+            "--minimal",
+            "--count",
+            "3",
+            "--seed",
+            "5",
+            "--json",
+        ],
+        "",
+    );
+    assert!(result.success, "{}", result.stderr);
+    let lines: Vec<serde_json::Value> = result
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    let third_seed = lines[2]["seed"].as_u64().unwrap().to_string();
+    let alone = run(
+        &[
+            "generate",
+            "--size",
+            "4",
+            "--minimal",
+            "--seed",
+            &third_seed,
+            "--json",
+        ],
+        "",
+    );
+    let alone: serde_json::Value = serde_json::from_str(alone.stdout.trim()).unwrap();
+    assert_eq!(alone, lines[2]);
+}
+
+#[test]
+fn generate_refuses_impossible_options_with_a_message() {
+    for args in [
+        &["generate", "--level", "beyond"][..],
+        &["generate", "--size", "16", "--level", "easy"],
+        &["generate", "--se-min", "5.0", "--se-max", "4.0"],
+        &["generate", "--size", "7"],
+    ] {
+        let result = run(args, "");
+        assert!(!result.success, "{args:?}");
+        assert!(
+            result.stderr.contains("error"),
+            "{args:?}: {}",
+            result.stderr
+        );
+        assert!(result.stdout.is_empty());
+    }
+}
+
+#[test]
+fn a_rating_stops_at_its_time_limit_however_many_searches_it_runs() {
+    // A nested-chain puzzle (SE 11.1) whose rating takes seconds, under a 50 ms limit.
+    let puzzle =
+        "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6";
+    let result = run(&["rate", "--timeout-ms", "50"], puzzle);
+    assert!(!result.success);
+    assert!(result.stdout.starts_with("error:"), "{}", result.stdout);
+    assert!(result.stderr.contains("1 timed out"), "{}", result.stderr);
+}

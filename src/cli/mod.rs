@@ -1,4 +1,4 @@
-//! The `solve`, `validate`, `rate` and `explain` subcommands: plain-text puzzles on stdin,
+//! The `solve`, `validate`, `rate`, `explain` and `generate` subcommands: plain-text puzzles on stdin,
 //! answers on stdout.
 //!
 //! A 9-line block (Baekjoon 2239 or 2580) is answered in the same shape; a file with one
@@ -6,9 +6,11 @@
 //! stderr. The exit status tells whether every puzzle was solved (or valid).
 
 mod batch;
+mod generate;
 mod rate;
 mod verdict;
 
+pub use generate::{GenerateArgs, generate};
 pub use rate::{ExplainArgs, RateArgs, explain, rate};
 
 use std::io::{self, IsTerminal, Write};

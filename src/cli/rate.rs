@@ -44,13 +44,13 @@ pub struct ExplainArgs {
     pub timeout_ms: u64,
 }
 
-/// When work that starts now must stop: at the time limit (`0`: none) or once `stop` is
-/// raised.
-fn cancellation(timeout_ms: u64, stop: Arc<AtomicBool>) -> Cancellation {
+/// When work that starts now must stop: at the time limit from now (`0`: none), counted
+/// over the whole of it (a rating's many searches included), or once `stop` is raised.
+pub(super) fn cancellation(timeout_ms: u64, stop: Arc<AtomicBool>) -> Cancellation {
     let cancellation = Cancellation::none().with_flag(stop);
     match timeout_ms {
         0 => cancellation,
-        ms => cancellation.with_time_limit(Duration::from_millis(ms)),
+        ms => cancellation.with_deadline(Instant::now() + Duration::from_millis(ms)),
     }
 }
 

@@ -11,6 +11,7 @@
 mod body;
 mod dto;
 mod explain;
+mod generate;
 mod json;
 mod metrics;
 mod middleware;
@@ -31,6 +32,7 @@ use axum::routing::{MethodFilter, MethodRouter, on};
 pub use body::BodyBudget;
 pub use dto::GridOutput;
 pub use explain::{explain_response, rate_response};
+pub use generate::puzzle_json;
 pub use metrics::Metrics;
 pub use middleware::with_layers;
 pub use ops::Readiness;
@@ -43,6 +45,8 @@ use crate::solver_pool::{PoolGauges, PoolLimits, SolverPool};
 pub struct Limits {
     /// Longest a solve may run (requests may ask for less).
     pub solve_timeout: Duration,
+    /// Longest a generation may run.
+    pub generate_timeout: Duration,
     /// Solves that run at once.
     pub solver_concurrency: NonZeroUsize,
     /// Solve requests that may wait for a solver before new ones are turned away.
@@ -156,6 +160,7 @@ fn endpoints() -> Vec<Endpoint> {
         endpoint(Method::POST, "/rate", explain::rate),
         endpoint(Method::POST, "/explain", explain::explain),
         endpoint(Method::POST, "/hint", explain::hint),
+        endpoint(Method::POST, "/generate", generate::generate),
         endpoint(Method::GET, "/healthz", ops::healthz),
         endpoint(Method::GET, "/readyz", ops::readyz),
         endpoint(Method::GET, "/metrics", ops::metrics),

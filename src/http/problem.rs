@@ -54,6 +54,15 @@ pub enum ApiError {
         /// The limit that applied, in milliseconds.
         timeout_ms: u128,
     },
+    /// No puzzle of the kind asked for was found within the generation time limit.
+    #[error(
+        "no puzzle was found within {timeout_ms} ms; puzzles of a narrow or high band are rare, \
+         so retry, widen the band or drop `minimal` or the symmetry"
+    )]
+    GenerateTimeout {
+        /// The limit that applied, in milliseconds.
+        timeout_ms: u128,
+    },
     /// Every solver is busy and the wait queue is full, or the server holds as many
     /// request bodies as its budget allows.
     #[error("{what}; retry in {retry_after_secs} s")]
@@ -188,7 +197,7 @@ impl ApiError {
                 "beyond_techniques",
                 "Beyond the techniques",
             ),
-            Self::SolveTimeout { .. } => (
+            Self::SolveTimeout { .. } | Self::GenerateTimeout { .. } => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 "solve_timeout",
                 "Solve timed out",

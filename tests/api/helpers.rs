@@ -43,6 +43,7 @@ pub const EMPTY_9X9_LEXICOGRAPHIC: &str =
 pub fn limits() -> Limits {
     Limits {
         solve_timeout: GENEROUS_TIMEOUT,
+        generate_timeout: GENEROUS_TIMEOUT,
         solver_concurrency: NonZeroUsize::new(2).unwrap(),
         queue_length: 16,
         body_limit_bytes: 65536,
@@ -280,6 +281,7 @@ pub fn serve_config(limits: Limits) -> ServeConfig {
     }
     let mut config = Serve::parse_from(["serve", "--listen-addr", "127.0.0.1:0"]).config;
     config.solve_timeout_ms = limits.solve_timeout.as_millis() as u64;
+    config.generate_timeout_ms = limits.generate_timeout.as_millis() as u64;
     config.solver_concurrency = Some(limits.solver_concurrency);
     config.queue_length = u32::try_from(limits.queue_length).expect("test queues are short");
     config.body_limit_bytes = limits.body_limit_bytes;

@@ -6,6 +6,7 @@ mod busy_grid;
 mod common;
 mod errors;
 mod faults;
+mod generate;
 mod healthcheck;
 mod helpers;
 mod limits;

@@ -83,7 +83,14 @@ async fn every_request_example_gets_the_response_example_of_its_name() {
     let spec = spec();
     let app = app();
     let mut checked = 0;
-    for path in ["/solve", "/validate", "/rate", "/explain", "/hint"] {
+    for path in [
+        "/solve",
+        "/validate",
+        "/rate",
+        "/explain",
+        "/hint",
+        "/generate",
+    ] {
         let operation = &spec["paths"][path]["post"];
         let examples = operation["requestBody"]["content"]["application/json"]["examples"]
             .as_object()
@@ -110,7 +117,7 @@ async fn every_request_example_gets_the_response_example_of_its_name() {
             checked += 1;
         }
     }
-    assert!(checked >= 18, "only {checked} examples checked");
+    assert!(checked >= 21, "only {checked} examples checked");
 }
 
 /// The response example called `name` of `operation`, with its status.

@@ -1,0 +1,85 @@
+//! Generates puzzles on one thread, one at a time (seeds 0, 1, 2, ...), and prints per
+//! target the median, 90th percentile and mean time per puzzle: no difficulty, each level
+//! of 9×9, and unique minimal 16×16. `--range MIN MAX` times a band of ratings alone,
+//! `--count N` sets the puzzles per target (100).
+//!
+//! ```sh
+//! cargo bench --bench generate
+//! cargo bench --bench generate -- --range 1.2 3.4 --count 50
+//! ```
+
+use std::time::Instant;
+
+use sudoku_service::generate::{GenerateOptions, Symmetry, generate};
+use sudoku_service::logic::Level;
+use sudoku_service::solver::Cancellation;
+
+fn main() {
+    // Cargo passes `--bench`; the rest is ours.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let value = |flag: &str, at: usize| -> Option<String> {
+        let index = args.iter().position(|arg| arg == flag)?;
+        Some(
+            args.get(index + at)
+                .expect("a value after the flag")
+                .clone(),
+        )
+    };
+    let count: u64 = value("--count", 1).map_or(100, |n| n.parse().expect("a count"));
+    let targets: Vec<(String, GenerateOptions)> = match value("--range", 1) {
+        Some(low) => {
+            let high = value("--range", 2).expect("two bounds");
+            let parse = |text: &str| Some(text.parse::<f64>().expect("a rating"));
+            vec![(
+                format!("SE {low}-{high}"),
+                options(9, None, parse(&low), parse(&high), false),
+            )]
+        }
+        None => {
+            let mut targets = vec![("9x9 any".to_owned(), options(9, None, None, None, false))];
+            for level in &Level::ALL[..5] {
+                let options = options(9, Some(*level), None, None, false);
+                targets.push((format!("9x9 {}", level.id()), options));
+            }
+            targets.push((
+                "16x16 minimal".to_owned(),
+                options(16, None, None, None, true),
+            ));
+            targets
+        }
+    };
+    println!(
+        "{:<16} {:>6} {:>10} {:>10} {:>10}",
+        "target", "count", "median ms", "p90 ms", "mean ms"
+    );
+    for (name, options) in targets {
+        let mut times: Vec<f64> = (0..count)
+            .map(|seed| {
+                let started = Instant::now();
+                generate(&options, seed, &Cancellation::none()).expect("a puzzle");
+                started.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        let n = times.len();
+        let mean = times.iter().sum::<f64>() / n as f64;
+        println!(
+            "{name:<16} {n:>6} {:>10.2} {:>10.2} {mean:>10.2}",
+            times[n / 2],
+            times[n * 9 / 10]
+        );
+    }
+}
+
+fn options(
+    size: usize,
+    level: Option<Level>,
+    se_min: Option<f64>,
+    se_max: Option<f64>,
+    minimal: bool,
+) -> GenerateOptions {
+    GenerateOptions::new(size, level, se_min, se_max, Symmetry::None, minimal).expect("valid")
+}

@@ -1,0 +1,182 @@
+//! The `generate` subcommand: proper puzzles on stdout, one per line (or one JSON object
+//! per line), made on every core and written in the order of their seeds.
+
+use std::collections::BTreeMap;
+use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::Instant;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::json;
+
+use super::rate::cancellation;
+use super::{MAX_THREADS, Status, worker_threads};
+use crate::generate::{self, GenerateError, GenerateOptions, MAX_SEED, Symmetry};
+use crate::http::puzzle_json;
+use crate::logic::{Level, MODEL};
+
+/// Flags of `sudoku-service generate`.
+#[derive(Debug, Clone, Args)]
+pub struct GenerateArgs {
+    /// N: 4, 9 or 16.
+    #[arg(long, default_value_t = 9)]
+    pub size: usize,
+    /// A difficulty band (9×9): easy, medium, hard, expert or extreme.
+    #[arg(long, value_parser = parse_level, conflicts_with_all = ["se_min", "se_max"])]
+    pub level: Option<Level>,
+    /// The lowest rating wanted (9×9), 1.0 to 9.0.
+    #[arg(long, value_name = "SE")]
+    pub se_min: Option<f64>,
+    /// The highest rating wanted (9×9), 1.0 to 9.0.
+    #[arg(long, value_name = "SE")]
+    pub se_max: Option<f64>,
+    /// The symmetry of the givens: none, central, rotational, diagonal, antidiagonal,
+    /// horizontal or vertical.
+    #[arg(long, value_parser = parse_symmetry, default_value = "none")]
+    pub symmetry: Symmetry,
+    /// The seed, 0 to 2^53 − 1 [default: a random one, told on stderr].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_SEED))]
+    pub seed: Option<u64>,
+    /// No given (or orbit of givens) can be removed without losing uniqueness.
+    #[arg(long)]
+    pub minimal: bool,
+    /// How many puzzles.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub count: u32,
+    /// Write one JSON object per puzzle (the fields of a puzzle of `POST /generate`, and
+    /// `model`) instead of the puzzle alone.
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads, 1 to 1024 [default: available cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
+    pub threads: Option<u16>,
+    /// Give up on a puzzle after this many milliseconds; 0 for no limit.
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    pub timeout_ms: u64,
+}
+
+fn parse_level(id: &str) -> Result<Level, String> {
+    Level::ALL
+        .into_iter()
+        .find(|level| level.id() == id)
+        .ok_or_else(|| format!("unknown level `{id}`"))
+}
+
+fn parse_symmetry(id: &str) -> Result<Symmetry, String> {
+    Symmetry::from_id(id).ok_or_else(|| format!("unknown symmetry `{id}`"))
+}
+
+/// Generates the puzzles `args` ask for on `out`, in the order of their seeds, and a
+/// summary on `err`.
+pub fn generate(
+    args: &GenerateArgs,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<Status> {
+    let options = match GenerateOptions::new(
+        args.size,
+        args.level,
+        args.se_min,
+        args.se_max,
+        args.symmetry,
+        args.minimal,
+    ) {
+        Ok(options) => options,
+        Err(error) => {
+            writeln!(err, "error: {error}")?;
+            return Ok(Status::Failure);
+        }
+    };
+    let seed = args.seed.unwrap_or_else(generate::fresh_seed);
+    let seeds = generate::puzzle_seeds(seed, args.count as usize);
+    let started = Instant::now();
+    let progress = progress_bar(seeds.len());
+    let stop = Arc::new(AtomicBool::new(false));
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel();
+    let mut failed = 0;
+    let written = std::thread::scope(|scope| -> io::Result<()> {
+        for _ in 0..worker_threads(args.threads).min(seeds.len()) {
+            let sender = sender.clone();
+            let (seeds, next, stop) = (&seeds, &next, &stop);
+            std::thread::Builder::new()
+                .name("generate".into())
+                .spawn_scoped(scope, move || {
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&seed) = seeds.get(index) else {
+                            return;
+                        };
+                        let cancel = cancellation(args.timeout_ms, Arc::clone(stop));
+                        let made = generate::generate(&options, seed, &cancel);
+                        if sender.send((index, made)).is_err() {
+                            return;
+                        }
+                    }
+                })?;
+        }
+        drop(sender);
+        // Answers come in any order; each is written once those of the seeds before it are.
+        let mut waiting = BTreeMap::new();
+        let mut written = 0;
+        for (index, made) in receiver {
+            waiting.insert(index, made);
+            while let Some(made) = waiting.remove(&written) {
+                failed += usize::from(made.is_err());
+                let line = line(&made, seeds[written], args.json);
+                if let Err(error) = writeln!(out, "{line}") {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(error);
+                }
+                written += 1;
+                progress.inc(1);
+            }
+        }
+        Ok(())
+    });
+    progress.finish_and_clear();
+    written.and_then(|()| out.flush())?;
+    writeln!(
+        err,
+        "{} puzzles from seed {seed}: {} generated, {failed} timed out in {:.3} s",
+        seeds.len(),
+        seeds.len() - failed,
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(if failed == 0 {
+        Status::Success
+    } else {
+        Status::Failure
+    })
+}
+
+/// The answer line of one puzzle.
+fn line(made: &Result<generate::Generated, GenerateError>, seed: u64, json: bool) -> String {
+    match (made, json) {
+        (Ok(made), false) => made.puzzle.to_symbols(),
+        (Ok(made), true) => {
+            let mut object = serde_json::to_value(puzzle_json(made, false)).expect("JSON");
+            object["model"] = json!(MODEL);
+            object.to_string()
+        }
+        (Err(error), false) => format!("error: seed {seed}: {error}"),
+        (Err(error), true) => {
+            json!({ "error": error.to_string(), "code": "solve_timeout", "seed": seed }).to_string()
+        }
+    }
+}
+
+/// A progress bar on stderr for runs of more than one puzzle, when a person watches.
+fn progress_bar(puzzles: usize) -> ProgressBar {
+    if puzzles < 2 || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(puzzles as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles, {per_sec}, eta {eta}")
+            .expect("the progress template is valid"),
+    );
+    bar
+}

@@ -1,0 +1,451 @@
+//! Proper puzzles from a seed: a random full grid, givens removed an orbit of the chosen
+//! symmetry at a time while the solution stays the only one, and for 9×9 a band of
+//! ratings met by rating candidates, adding givens back to those rated too hard.
+//!
+//! - `random`: the seeded stream every choice comes from;
+//! - `symmetry`: the symmetries and the orbits of cells they tie together.
+
+mod random;
+mod symmetry;
+
+use std::hash::{BuildHasher, RandomState};
+
+use thiserror::Error;
+
+pub use symmetry::Symmetry;
+
+use self::random::Random;
+use crate::grid::Grid;
+use crate::logic::step::round_rating;
+use crate::logic::{self, Level, LogicError};
+use crate::solver::{self, Cancellation, Outcome, SolveOptions};
+
+/// The largest seed: every seed is exact as a JavaScript number.
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
+/// The most puzzles one request may ask for.
+pub const MAX_COUNT: usize = 100;
+
+/// The lowest and highest ratings a band may ask for: `beyond` (9.0 and up) is too rare to
+/// make on demand.
+pub const RATING_RANGE: (f64, f64) = (1.0, 9.0);
+
+/// Why puzzles could not be generated.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GenerateError {
+    /// The options ask for something impossible.
+    #[error("{0}")]
+    Invalid(String),
+    /// The time limit passed or the caller went away before a puzzle was found.
+    #[error("stopped before a puzzle was found")]
+    Cancelled,
+}
+
+/// What to generate; made by [`GenerateOptions::new`], which checks the combination.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GenerateOptions {
+    size: usize,
+    band: Option<(f64, f64)>,
+    symmetry: Symmetry,
+    minimal: bool,
+}
+
+impl GenerateOptions {
+    /// Puzzles of `size` with `symmetry`, rated in `level`'s band or between `se_min` and
+    /// `se_max` (9×9 only; one bound alone leaves the other at [`RATING_RANGE`]'s), and
+    /// with `minimal`, without a given (or an orbit of givens) that could go.
+    pub fn new(
+        size: usize,
+        level: Option<Level>,
+        se_min: Option<f64>,
+        se_max: Option<f64>,
+        symmetry: Symmetry,
+        minimal: bool,
+    ) -> Result<GenerateOptions, GenerateError> {
+        let invalid = |detail: &str| Err(GenerateError::Invalid(detail.to_owned()));
+        if size == 25 {
+            return invalid(
+                "25×25 puzzles take far longer to make than the time limit; `size` must be 4, 9 or 16",
+            );
+        }
+        if ![4, 9, 16].contains(&size) {
+            return invalid("`size` must be 4, 9 or 16");
+        }
+        let ranged = se_min.is_some() || se_max.is_some();
+        let band = match level {
+            Some(_) if ranged => {
+                return invalid("`level` and `se_min`/`se_max` exclude each other");
+            }
+            Some(Level::Beyond) => {
+                return invalid("`beyond` puzzles (9.0 and up) are too rare to generate on demand");
+            }
+            Some(level) => Some(level.range()),
+            None if ranged => {
+                let (lowest, highest) = RATING_RANGE;
+                let band = (se_min.unwrap_or(lowest), se_max.unwrap_or(highest));
+                let inside = |value: f64| (lowest..=highest).contains(&value);
+                if !inside(band.0) || !inside(band.1) {
+                    return invalid("`se_min` and `se_max` must lie within 1.0 to 9.0");
+                }
+                if band.0 > band.1 {
+                    return invalid("`se_min` must not be above `se_max`");
+                }
+                Some(band)
+            }
+            None => None,
+        };
+        if band.is_some() && size != 9 {
+            return invalid(
+                "ratings exist for 9×9 puzzles only: `level`, `se_min` and `se_max` need `size` 9",
+            );
+        }
+        Ok(GenerateOptions {
+            size,
+            band,
+            symmetry,
+            minimal,
+        })
+    }
+}
+
+/// A generated puzzle.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Generated {
+    /// The puzzle: its givens.
+    pub puzzle: Grid,
+    /// Its one solution.
+    pub solution: Grid,
+    /// Its rating (ER, one decimal) for 9×9 puzzles.
+    pub rating: Option<f64>,
+    /// The seed that makes this puzzle alone.
+    pub seed: u64,
+}
+
+/// The seeds of `count` puzzles asked for with `seed`: `seed` itself, then numbers drawn
+/// from its stream, so each puzzle can be made again alone from its own seed.
+pub fn puzzle_seeds(seed: u64, count: usize) -> Vec<u64> {
+    let mut random = Random::new(seed);
+    std::iter::once(seed)
+        .chain(std::iter::repeat_with(move || random.next_u64() & MAX_SEED))
+        .take(count)
+        .collect()
+}
+
+/// A seed for a request that brought none: random (from the process's hash keys and the
+/// clock).
+pub fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_nanos());
+    RandomState::new().hash_one(nanos) & MAX_SEED
+}
+
+/// The puzzle of `seed` under `options`. The same options and seed give the same puzzle on
+/// every machine and thread; it changes only when this generator, the solver's choice of
+/// first solution or the rating model does.
+pub fn generate(
+    options: &GenerateOptions,
+    seed: u64,
+    cancel: &Cancellation,
+) -> Result<Generated, GenerateError> {
+    let mut random = Random::new(seed);
+    let orbits = options.symmetry.orbits(options.size);
+    loop {
+        let solution = full_grid(options.size, &mut random, cancel)?;
+        let (mut puzzle, mut removed) = remove_givens(&solution, &orbits, &mut random, cancel)?;
+        if options.size != 9 {
+            return Ok(Generated {
+                puzzle: grid(options.size, puzzle),
+                solution,
+                rating: None,
+                seed,
+            });
+        }
+        let mut rating = rate(options.size, &puzzle, cancel)?;
+        let Some((lowest, highest)) = options.band else {
+            if let Some(rating) = rating {
+                return Ok(found(options.size, puzzle, solution, rating, seed));
+            }
+            continue;
+        };
+        if !options.minimal {
+            // Too hard: givens come back, an orbit at a time, until the rating falls.
+            random.shuffle(&mut removed);
+            while rating.is_some_and(|rating| rating > highest) {
+                let Some(orbit) = removed.pop() else { break };
+                for &cell in &orbits[orbit] {
+                    puzzle[cell] = solution.cells()[cell];
+                }
+                rating = rate(options.size, &puzzle, cancel)?;
+            }
+        }
+        if let Some(rating) = rating.filter(|&rating| (lowest..=highest).contains(&rating)) {
+            return Ok(found(options.size, puzzle, solution, rating, seed));
+        }
+    }
+}
+
+fn grid(size: usize, cells: Vec<u8>) -> Grid {
+    Grid::from_cells(size, cells).expect("digits of the grid's size")
+}
+
+fn found(size: usize, puzzle: Vec<u8>, solution: Grid, rating: f64, seed: u64) -> Generated {
+    Generated {
+        puzzle: grid(size, puzzle),
+        solution,
+        rating: Some(rating),
+        seed,
+    }
+}
+
+/// A random full grid: the boxes on the diagonal (which constrain each other in no way)
+/// filled at random, the rest completed by the solver, then the digits relabelled at
+/// random so the solver's preferences leave no trace.
+fn full_grid(
+    size: usize,
+    random: &mut Random,
+    cancel: &Cancellation,
+) -> Result<Grid, GenerateError> {
+    let box_size = (1..=size).find(|b| b * b == size).expect("a square size");
+    let mut digits: Vec<u8> = (1..=size as u8).collect();
+    loop {
+        let mut cells = vec![0; size * size];
+        for band in 0..box_size {
+            random.shuffle(&mut digits);
+            for (index, &digit) in digits.iter().enumerate() {
+                let row = band * box_size + index / box_size;
+                let col = band * box_size + index % box_size;
+                cells[row * size + col] = digit;
+            }
+        }
+        let solved = solver::solve(&grid(size, cells), &SolveOptions::default(), cancel);
+        match solved.outcome {
+            Outcome::Solved { solution, .. } => {
+                random.shuffle(&mut digits);
+                let relabelled = solution.cells().iter().map(|&d| digits[usize::from(d) - 1]);
+                return Ok(grid(size, relabelled.collect()));
+            }
+            Outcome::Cancelled => return Err(GenerateError::Cancelled),
+            Outcome::Unsolvable => continue,
+        }
+    }
+}
+
+/// Removes the orbits of givens from `solution` in a random order, each one only if the
+/// solution stays unique. One pass leaves a minimal puzzle: an orbit that could not go
+/// could not go later either, with fewer givens around it. Returns the puzzle's cells and
+/// the orbits removed.
+fn remove_givens(
+    solution: &Grid,
+    orbits: &[Vec<usize>],
+    random: &mut Random,
+    cancel: &Cancellation,
+) -> Result<(Vec<u8>, Vec<usize>), GenerateError> {
+    let size = solution.size();
+    let mut cells = solution.cells().to_vec();
+    let mut order: Vec<usize> = (0..orbits.len()).collect();
+    random.shuffle(&mut order);
+    let mut removed = Vec::new();
+    for orbit in order {
+        for &cell in &orbits[orbit] {
+            cells[cell] = 0;
+        }
+        if is_unique(size, &cells, cancel)? {
+            removed.push(orbit);
+        } else {
+            for &cell in &orbits[orbit] {
+                cells[cell] = solution.cells()[cell];
+            }
+        }
+    }
+    Ok((cells, removed))
+}
+
+/// Whether the puzzle of `cells` (which has a solution) has only one.
+fn is_unique(size: usize, cells: &[u8], cancel: &Cancellation) -> Result<bool, GenerateError> {
+    let options = SolveOptions {
+        limit: 2,
+        ..SolveOptions::default()
+    };
+    match solver::solve(&grid(size, cells.to_vec()), &options, cancel).outcome {
+        Outcome::Solved { count, .. } => Ok(count == 1),
+        Outcome::Unsolvable => Ok(false),
+        Outcome::Cancelled => Err(GenerateError::Cancelled),
+    }
+}
+
+/// The rating (ER, one decimal) of a proper puzzle, or `None` if none applies.
+fn rate(size: usize, cells: &[u8], cancel: &Cancellation) -> Result<Option<f64>, GenerateError> {
+    match logic::rate(&grid(size, cells.to_vec()), cancel) {
+        Ok(rating) => Ok(Some(round_rating(rating.er))),
+        Err(LogicError::Cancelled) => Err(GenerateError::Cancelled),
+        Err(_) => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(
+        size: usize,
+        level: Option<Level>,
+        symmetry: Symmetry,
+        minimal: bool,
+    ) -> GenerateOptions {
+        GenerateOptions::new(size, level, None, None, symmetry, minimal).unwrap()
+    }
+
+    fn solutions(puzzle: &Grid) -> u64 {
+        let options = SolveOptions {
+            limit: 2,
+            ..SolveOptions::default()
+        };
+        match solver::solve(puzzle, &options, &Cancellation::none()).outcome {
+            Outcome::Solved { count, .. } => count,
+            _ => 0,
+        }
+    }
+
+    /// Asserts that `made` has one solution, `made.solution`, that keeps its givens.
+    fn assert_proper(made: &Generated) {
+        assert_eq!(solutions(&made.puzzle), 1, "{}", made.puzzle.to_symbols());
+        assert!(made.solution.is_complete());
+        for (given, digit) in made.puzzle.cells().iter().zip(made.solution.cells()) {
+            assert!(*given == 0 || given == digit);
+        }
+    }
+
+    /// Asserts that removing any given (with its orbit) leaves several solutions.
+    fn assert_minimal(made: &Generated, symmetry: Symmetry) {
+        let size = made.puzzle.size();
+        for orbit in symmetry.orbits(size) {
+            if made.puzzle.cells()[orbit[0]] == 0 {
+                continue;
+            }
+            let mut cells = made.puzzle.cells().to_vec();
+            for &cell in &orbit {
+                cells[cell] = 0;
+            }
+            assert_eq!(solutions(&grid(size, cells)), 2, "orbit {orbit:?} could go");
+        }
+    }
+
+    /// Asserts, cell by cell, that a cell is a given exactly when its images are.
+    fn assert_symmetric(puzzle: &Grid, symmetry: Symmetry) {
+        let size = puzzle.size();
+        for row in 0..size {
+            for col in 0..size {
+                let given = puzzle.get(row, col) != 0;
+                for (image_row, image_col) in symmetry.images(size, row, col) {
+                    assert_eq!(puzzle.get(image_row, image_col) != 0, given, "{symmetry:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_symmetry_gives_proper_minimal_symmetric_puzzles() {
+        for (seed, symmetry) in Symmetry::ALL.into_iter().enumerate() {
+            let options = options(9, None, symmetry, true);
+            let made = generate(&options, seed as u64, &Cancellation::none()).unwrap();
+            assert_proper(&made);
+            assert_minimal(&made, symmetry);
+            assert_symmetric(&made.puzzle, symmetry);
+            assert!(made.rating.is_some());
+        }
+    }
+
+    #[test]
+    fn other_sizes_get_proper_minimal_puzzles_without_ratings() {
+        for (size, symmetry) in [
+            (4, Symmetry::None),
+            (4, Symmetry::Rotational),
+            (16, Symmetry::Central),
+        ] {
+            let made = generate(
+                &options(size, None, symmetry, true),
+                3,
+                &Cancellation::none(),
+            )
+            .unwrap();
+            assert_proper(&made);
+            assert_minimal(&made, symmetry);
+            assert_symmetric(&made.puzzle, symmetry);
+            assert_eq!(made.rating, None);
+        }
+    }
+
+    #[test]
+    fn a_seed_makes_the_same_puzzle_and_another_seed_another() {
+        let options = options(9, Some(Level::Hard), Symmetry::Central, false);
+        let make = |seed| generate(&options, seed, &Cancellation::none()).unwrap();
+        assert_eq!(make(11), make(11));
+        assert_ne!(make(11).puzzle, make(12).puzzle);
+    }
+
+    #[test]
+    fn puzzles_land_in_the_band_asked_for_and_the_rater_agrees() {
+        let cancel = Cancellation::none();
+        for (seed, level) in [Level::Easy, Level::Medium, Level::Hard, Level::Expert]
+            .into_iter()
+            .enumerate()
+        {
+            for minimal in [false, true] {
+                let made = generate(
+                    &options(9, Some(level), Symmetry::None, minimal),
+                    seed as u64,
+                    &cancel,
+                )
+                .unwrap();
+                assert_proper(&made);
+                let rating = logic::rate(&made.puzzle, &cancel).unwrap();
+                assert_eq!(Some(round_rating(rating.er)), made.rating);
+                assert_eq!(Level::of(rating.er), level, "{}", made.puzzle.to_symbols());
+            }
+        }
+        let ranged =
+            GenerateOptions::new(9, None, Some(3.0), Some(3.4), Symmetry::None, false).unwrap();
+        let made = generate(&ranged, 5, &cancel).unwrap();
+        assert!((3.0..=3.4).contains(&made.rating.unwrap()));
+    }
+
+    #[test]
+    fn each_puzzle_of_a_request_comes_back_alone_from_its_seed() {
+        let seeds = puzzle_seeds(99, 4);
+        assert_eq!(seeds[0], 99);
+        assert_eq!(seeds, puzzle_seeds(99, 4));
+        assert!(seeds.iter().all(|&seed| seed <= MAX_SEED));
+        assert_eq!(puzzle_seeds(99, 2), seeds[..2]);
+    }
+
+    #[test]
+    fn impossible_requests_are_refused() {
+        let new = |size, level, se_min, se_max| {
+            GenerateOptions::new(size, level, se_min, se_max, Symmetry::None, false)
+        };
+        let refused = |result: Result<GenerateOptions, GenerateError>| {
+            matches!(result, Err(GenerateError::Invalid(_)))
+        };
+        assert!(refused(new(8, None, None, None)));
+        assert!(refused(new(25, None, None, None)));
+        assert!(refused(new(9, Some(Level::Beyond), None, None)));
+        assert!(refused(new(9, Some(Level::Hard), Some(3.0), None)));
+        assert!(refused(new(9, None, Some(0.5), None)));
+        assert!(refused(new(9, None, None, Some(9.5))));
+        assert!(refused(new(9, None, Some(5.0), Some(4.0))));
+        assert!(refused(new(16, Some(Level::Easy), None, None)));
+        assert!(!refused(new(9, None, Some(9.0), None)));
+    }
+
+    #[test]
+    fn a_cancelled_generation_stops() {
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let cancel = Cancellation::none().with_flag(flag);
+        let options = options(9, Some(Level::Extreme), Symmetry::None, true);
+        assert_eq!(
+            generate(&options, 1, &cancel),
+            Err(GenerateError::Cancelled)
+        );
+    }
+}

@@ -1,0 +1,177 @@
+//! `POST /generate`: proper puzzles of a size, symmetry and difficulty band, reproducible
+//! from a seed. It runs on the solver pool under its own time limit.
+
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+
+use super::AppState;
+use super::dto::GridOutput;
+use super::json::ApiJson;
+use super::problem::ApiError;
+use crate::generate::{
+    self, GenerateError, GenerateOptions, Generated, MAX_COUNT, MAX_SEED, Symmetry,
+};
+use crate::grid::Grid;
+use crate::logic::{Level, MODEL};
+use crate::solver_pool::PoolError;
+
+/// The body of `POST /generate`; every field may be left out.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenerateRequest {
+    /// N: 4, 9 (the default) or 16.
+    pub size: Option<usize>,
+    /// A difficulty band by name (9×9 only).
+    pub level: Option<String>,
+    /// The lowest rating wanted (9×9 only).
+    pub se_min: Option<f64>,
+    /// The highest rating wanted (9×9 only).
+    pub se_max: Option<f64>,
+    /// The symmetry of the givens: `none` (the default), `central`, ...
+    pub symmetry: Option<String>,
+    /// The seed, 0 to 2^53 − 1; a random one when absent.
+    pub seed: Option<u64>,
+    /// No given (or orbit of givens) can be removed without losing uniqueness.
+    #[serde(default)]
+    pub minimal: bool,
+    /// How many puzzles, 1 (the default) to 100.
+    pub count: Option<usize>,
+    /// The notation of the grids in the answer: `string` (the default) or `rows`.
+    pub notation: Option<String>,
+}
+
+/// The answer of `POST /generate`.
+#[derive(Debug, Serialize)]
+pub struct GenerateResponse {
+    /// The rating model's version.
+    pub model: &'static str,
+    /// The puzzles, in the order of their seeds.
+    pub puzzles: Vec<PuzzleJson>,
+}
+
+/// One generated puzzle.
+#[derive(Debug, Serialize)]
+pub struct PuzzleJson {
+    /// The givens.
+    pub puzzle: GridOutput,
+    /// The one solution.
+    pub solution: GridOutput,
+    /// ER, one decimal (9×9 only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub se: Option<f64>,
+    /// The band of `se` (9×9 only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<&'static str>,
+    /// The number of givens.
+    pub givens: usize,
+    /// The seed that makes this puzzle alone (with `count: 1` and the same options).
+    pub seed: u64,
+}
+
+/// Generates the puzzles of the request.
+pub async fn generate(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<GenerateRequest>,
+) -> Result<ApiJson<GenerateResponse>, ApiError> {
+    let (options, seeds, rows) = read(&request)?;
+    let limit = state.limits().generate_timeout;
+    let generated = state
+        .pool()
+        .run(limit, move |cancel| {
+            let made: Result<Vec<Generated>, GenerateError> = seeds
+                .iter()
+                .map(|&seed| generate::generate(&options, seed, cancel))
+                .collect();
+            match made {
+                Err(GenerateError::Cancelled) => None,
+                made => Some(made),
+            }
+        })
+        .await
+        .map_err(|error| match error {
+            PoolError::TimedOut { limit } => ApiError::GenerateTimeout {
+                timeout_ms: limit.as_millis(),
+            },
+            other => other.into(),
+        })?
+        .map_err(|error| ApiError::InvalidRequest(error.to_string()))?;
+    Ok(ApiJson(GenerateResponse {
+        model: MODEL,
+        puzzles: generated
+            .iter()
+            .map(|made| puzzle_json(made, rows))
+            .collect(),
+    }))
+}
+
+/// How `/generate` writes `made`, its grids as rows or strings (the command line's JSON
+/// lines use it too).
+pub fn puzzle_json(made: &Generated, rows: bool) -> PuzzleJson {
+    let render = |grid: &Grid| match rows {
+        true => GridOutput::Rows(grid.to_rows()),
+        false => GridOutput::Symbols(grid.to_symbols()),
+    };
+    PuzzleJson {
+        puzzle: render(&made.puzzle),
+        solution: render(&made.solution),
+        se: made.rating,
+        level: made.rating.map(|rating| Level::of(rating).id()),
+        givens: made.puzzle.givens(),
+        seed: made.seed,
+    }
+}
+
+/// The options, the seeds of the puzzles and whether the answer uses rows, or why the
+/// request asks for something impossible.
+fn read(request: &GenerateRequest) -> Result<(GenerateOptions, Vec<u64>, bool), ApiError> {
+    let invalid = |detail: String| ApiError::InvalidRequest(detail);
+    let level = request
+        .level
+        .as_deref()
+        .map(|id| {
+            Level::ALL
+                .into_iter()
+                .find(|level| level.id() == id)
+                .ok_or_else(|| invalid(format!("level: unknown level `{id}`")))
+        })
+        .transpose()?;
+    let symmetry = request
+        .symmetry
+        .as_deref()
+        .map(|id| {
+            Symmetry::from_id(id)
+                .ok_or_else(|| invalid(format!("symmetry: unknown symmetry `{id}`")))
+        })
+        .transpose()?
+        .unwrap_or_default();
+    let rows = match request.notation.as_deref() {
+        None | Some("string") => false,
+        Some("rows") => true,
+        Some(other) => {
+            return Err(invalid(format!(
+                "notation: expected `string` or `rows`, not `{other}`"
+            )));
+        }
+    };
+    let count = request.count.unwrap_or(1);
+    if !(1..=MAX_COUNT).contains(&count) {
+        return Err(invalid(format!("count: must be 1 to {MAX_COUNT}")));
+    }
+    let seed = match request.seed {
+        Some(seed) if seed > MAX_SEED => {
+            return Err(invalid(format!("seed: must be 0 to {MAX_SEED}")));
+        }
+        Some(seed) => seed,
+        None => generate::fresh_seed(),
+    };
+    let options = GenerateOptions::new(
+        request.size.unwrap_or(9),
+        level,
+        request.se_min,
+        request.se_max,
+        symmetry,
+        request.minimal,
+    )
+    .map_err(|error| invalid(error.to_string()))?;
+    Ok((options, generate::puzzle_seeds(seed, count), rows))
+}
