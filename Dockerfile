@@ -15,15 +15,15 @@ WORKDIR /build
 # Dependencies get a layer of their own: they are compiled against placeholder sources, so
 # a change to the service's code reuses this layer instead of rebuilding every crate.
 # Cargo.toml declares bench targets, and cargo refuses a manifest whose targets are
-# missing, so benches/solver.rs and benches/rating.rs need placeholders too.
+# missing, so every `[[bench]]` named there gets a placeholder too.
 COPY Cargo.toml Cargo.lock ./
 RUN mkdir -p src benches \
     && echo 'fn main() {}' > src/main.rs \
-    && echo 'fn main() {}' > benches/solver.rs \
-    && echo 'fn main() {}' > benches/rating.rs \
     && touch src/lib.rs \
+    && sed -n '/^\[\[bench\]\]/{n;s/^name = "\(.*\)"$/\1/p}' Cargo.toml > bench-names \
+    && while read -r bench; do echo 'fn main() {}' > "benches/$bench.rs"; done < bench-names \
     && cargo build --release --locked \
-    && rm -rf src benches
+    && rm -rf src benches bench-names
 
 # The real sources (.dockerignore keeps target/ and .git out). The placeholders compiled
 # above are newer than the copied files, and cargo decides what to rebuild by modification

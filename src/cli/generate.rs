@@ -11,8 +11,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
-use super::rate::cancellation;
-use super::{MAX_THREADS, Status, worker_threads};
+use super::rate::{WorkerArgs, cancellation};
+use super::{Status, worker_threads};
 use crate::generate::{self, GenerateError, GenerateOptions, MAX_SEED, Symmetry};
 use crate::http::puzzle_json;
 use crate::logic::{Level, MODEL};
@@ -49,12 +49,9 @@ pub struct GenerateArgs {
     /// `model`) instead of the puzzle alone.
     #[arg(long)]
     pub json: bool,
-    /// Worker threads, 1 to 1024 [default: available cores].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
-    pub threads: Option<u16>,
-    /// Give up on a puzzle after this many milliseconds; 0 for no limit.
-    #[arg(long, value_name = "MS", default_value_t = 60_000)]
-    pub timeout_ms: u64,
+    /// Threads and the time limit per puzzle.
+    #[command(flatten)]
+    pub workers: WorkerArgs,
 }
 
 fn parse_level(id: &str) -> Result<Level, String> {
@@ -98,7 +95,7 @@ pub fn generate(
     let (sender, receiver) = mpsc::channel();
     let mut failed = 0;
     let written = std::thread::scope(|scope| -> io::Result<()> {
-        for _ in 0..worker_threads(args.threads).min(seeds.len()) {
+        for _ in 0..worker_threads(args.workers.threads).min(seeds.len()) {
             let sender = sender.clone();
             let (seeds, next, stop) = (&seeds, &next, &stop);
             std::thread::Builder::new()
@@ -109,7 +106,7 @@ pub fn generate(
                         let Some(&seed) = seeds.get(index) else {
                             return;
                         };
-                        let cancel = cancellation(args.timeout_ms, Arc::clone(stop));
+                        let cancel = cancellation(args.workers.timeout_ms, Arc::clone(stop));
                         let made = generate::generate(&options, seed, &cancel);
                         if sender.send((index, made)).is_err() {
                             return;

@@ -25,6 +25,15 @@ pub struct RateArgs {
     /// text.
     #[arg(long)]
     pub json: bool,
+    /// Threads and the time limit per puzzle.
+    #[command(flatten)]
+    pub workers: WorkerArgs,
+}
+
+/// The flags of commands that work through many puzzles: on how many threads, and how
+/// long each puzzle may take.
+#[derive(Debug, Clone, Args)]
+pub struct WorkerArgs {
     /// Worker threads, 1 to 1024 [default: available cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
     pub threads: Option<u16>,
@@ -66,8 +75,11 @@ pub fn rate(
         let rated = Grid::parse_symbols(puzzle)
             .map_err(|error| (error.to_string(), "invalid_grid"))
             .and_then(|grid| {
-                logic::rate(&grid, &cancellation(args.timeout_ms, Arc::clone(stop)))
-                    .map_err(|error| (error.to_string(), code(&error)))
+                logic::rate(
+                    &grid,
+                    &cancellation(args.workers.timeout_ms, Arc::clone(stop)),
+                )
+                .map_err(|error| (error.to_string(), code(&error)))
             });
         match &rated {
             Ok(_) => tally.solved += 1,
@@ -84,7 +96,7 @@ pub fn rate(
         text.extend_from_slice(line.as_bytes());
     };
     let started = Instant::now();
-    let threads = worker_threads(args.threads);
+    let threads = worker_threads(args.workers.threads);
     let tally = batch::answer_lines(input, &answer, threads, err_is_terminal(), out)?;
     if tally.is_empty() {
         writeln!(err, "{NO_PUZZLES}")?;

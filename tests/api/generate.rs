@@ -6,7 +6,7 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{app, app_with, limits, post_json, solves};
+use crate::helpers::{app, app_with, limits, post_json, post_ok, solves};
 use sudoku_service::grid::Grid;
 use sudoku_service::solver::{self, Cancellation, Outcome, SolveOptions};
 
@@ -24,9 +24,7 @@ fn solutions(puzzle: &str) -> u64 {
 }
 
 async fn generate(request: Value) -> Value {
-    let answer = post_json(&app(), "/generate", &request).await;
-    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
-    answer.json()
+    post_ok("/generate", &request).await
 }
 
 #[tokio::test]

@@ -148,6 +148,13 @@ pub async fn post_json(app: &Router, path: &str, body: &Value) -> Answer {
     post_raw(app, path, "application/json", body.to_string()).await
 }
 
+/// POSTs `body` as JSON to `path` of a fresh app, expects 200 and returns the answer.
+pub async fn post_ok(path: &str, body: &Value) -> Value {
+    let answer = post_json(&app(), path, body).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    answer.json()
+}
+
 /// POSTs raw bytes with the given content type.
 pub async fn post_raw(
     app: &Router,

@@ -5,13 +5,11 @@ use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    CLASSIC, CLASSIC_SOLUTION, app, app_with, busy_grid, limits, post_json, small_rows,
+    CLASSIC, CLASSIC_SOLUTION, app, app_with, busy_grid, limits, post_json, post_ok, small_rows,
 };
 
 async fn verdict(request: Value) -> Value {
-    let answer = post_json(&app(), "/validate", &request).await;
-    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
-    answer.json()
+    post_ok("/validate", &request).await
 }
 
 #[tokio::test]
