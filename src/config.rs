@@ -84,7 +84,8 @@ pub struct ServeConfig {
     #[arg(long, env = "HEADER_READ_TIMEOUT_MS", default_value_t = 10_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub header_read_timeout_ms: u64,
-    /// Longest a whole request body may take to arrive, in milliseconds; then 408.
+    /// Longest a whole request body may take to arrive, in milliseconds; then 408. A
+    /// batch body, read as a stream, gets this long before its minimum rate applies.
     #[arg(long, env = "BODY_READ_TIMEOUT_MS", default_value_t = 10_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub body_read_timeout_ms: u64,
@@ -97,6 +98,21 @@ pub struct ServeConfig {
     #[arg(long, env = "WRITE_TIMEOUT_MS", default_value_t = 10_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub write_timeout_ms: u64,
+    /// Largest body of a batch (`POST /solve/batch` and the like), in bytes; a larger
+    /// declared length gets 413, and a streamed body ends with a `payload_too_large` line.
+    #[arg(long, env = "BATCH_BODY_LIMIT_BYTES", default_value_t = 16 * 1024 * 1024)]
+    pub batch_body_limit_bytes: usize,
+    /// Most lines a batch may have; the answer ends with a `payload_too_large` line where
+    /// a line beyond them starts.
+    #[arg(long, env = "BATCH_MAX_LINES", default_value_t = 100_000,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub batch_max_lines: u32,
+    /// Slowest average rate at which a batch body may arrive, in bytes per second, once
+    /// --body-read-timeout-ms has passed (time spent answering does not count); a slower
+    /// batch ends with a `request_timeout` line.
+    #[arg(long, env = "BATCH_MIN_READ_RATE", default_value_t = 1024,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub batch_min_read_rate: u32,
     /// Seconds the server keeps serving after SIGTERM or SIGINT with `/readyz` at 503, so
     /// load balancers stop sending before the listener closes.
     #[arg(long, env = "DRAIN_DELAY_SECS", default_value_t = 0)]
@@ -133,6 +149,9 @@ impl ServeConfig {
             body_read_timeout: Duration::from_millis(self.body_read_timeout_ms),
             body_budget_bytes: self.body_budget_bytes,
             header_limit_bytes: self.header_limit_bytes as usize,
+            batch_body_limit_bytes: self.batch_body_limit_bytes,
+            batch_max_lines: self.batch_max_lines as usize,
+            batch_min_read_rate: self.batch_min_read_rate,
         }
     }
 

@@ -17,6 +17,7 @@ use std::time::Duration;
 use axum::RequestExt;
 use axum::body::Body;
 use axum::extract::Request;
+use http_body::Body as _;
 use http_body_util::{BodyExt, LengthLimitError};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
@@ -66,11 +67,62 @@ fn overloaded() -> ApiError {
     }
 }
 
-/// A request body held in memory, and its share of the budget until it is dropped.
+/// A request body (or a line of a batch) held in memory, and its share of the budget
+/// until it is dropped.
 pub struct BufferedBody {
     /// The body's bytes.
     pub bytes: Vec<u8>,
-    _reserved: Option<OwnedSemaphorePermit>,
+    /// Bytes it may hold without counting them against the budget.
+    allowance: usize,
+    reserved: Option<OwnedSemaphorePermit>,
+}
+
+impl BufferedBody {
+    /// An empty line of a batch, every byte of which counts against the budget: a batch
+    /// holds many lines at once, and the connection's allowance covers one body.
+    pub fn counted() -> Self {
+        BufferedBody {
+            bytes: Vec::new(),
+            allowance: 0,
+            reserved: None,
+        }
+    }
+
+    /// An empty body with room for `capacity` bytes, reserved in `budget` beyond
+    /// [`BODY_ALLOWANCE`] at once: growing piece by piece would leave the allocator with a
+    /// trail of smaller blocks.
+    async fn with_capacity(capacity: usize, budget: &BodyBudget) -> Result<Self, ApiError> {
+        let reserved = match capacity.saturating_sub(BODY_ALLOWANCE) {
+            0 => None,
+            beyond => Some(budget.reserve(beyond).await?),
+        };
+        Ok(BufferedBody {
+            bytes: Vec::with_capacity(capacity),
+            allowance: BODY_ALLOWANCE,
+            reserved,
+        })
+    }
+
+    /// Appends `data`, first reserving in `budget` whatever it takes beyond the allowance
+    /// and what is reserved already.
+    pub async fn append(&mut self, data: &[u8], budget: &BodyBudget) -> Result<(), ApiError> {
+        let held = self
+            .reserved
+            .as_ref()
+            .map_or(0, OwnedSemaphorePermit::num_permits);
+        let missing = (self.bytes.len() + data.len()).saturating_sub(self.allowance + held);
+        if missing > 0 {
+            let permit = budget.reserve(missing).await?;
+            match &mut self.reserved {
+                Some(held) => held.merge(permit),
+                None => self.reserved = Some(permit),
+            }
+        }
+        // Exact growth: the capacity stays what the allowance and the budget count.
+        self.bytes.reserve_exact(data.len());
+        self.bytes.extend_from_slice(data);
+        Ok(())
+    }
 }
 
 /// Reads the body of `request` whole: 413 `payload_too_large` past `limit` (at once when
@@ -83,23 +135,10 @@ pub async fn read_whole(
     limit: usize,
     timeout: Duration,
 ) -> Result<BufferedBody, ApiError> {
-    let declared = request
-        .headers()
-        .get(axum::http::header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
-    if declared.is_some_and(|length| length > limit as u64) {
-        return Err(ApiError::PayloadTooLarge { limit });
-    }
+    let declared = declared_length(&request, limit)?;
     let deadline = Instant::now() + timeout;
     let mut body: Body = request.into_limited_body();
-    // A declared length is allocated (and counted) at once: growing piece by piece would
-    // leave the allocator with a trail of smaller blocks.
-    let declared = declared.map_or(0, |length| length as usize);
-    let mut reserved = match declared.saturating_sub(BODY_ALLOWANCE) {
-        0 => None,
-        beyond => Some(budget.reserve(beyond).await?),
-    };
-    let mut bytes = Vec::with_capacity(declared);
+    let mut buffered = BufferedBody::with_capacity(declared.unwrap_or(0), budget).await?;
     loop {
         let frame = tokio::time::timeout_at(deadline, body.frame())
             .await
@@ -107,32 +146,26 @@ pub async fn read_whole(
         let Some(frame) = frame else { break };
         let frame = frame.map_err(|error| read_error(&error, limit))?;
         // Trailers carry no JSON.
-        let Ok(data) = frame.into_data() else {
-            continue;
-        };
-        let held = reserved
-            .as_ref()
-            .map_or(0, OwnedSemaphorePermit::num_permits);
-        let missing = (bytes.len() + data.len()).saturating_sub(BODY_ALLOWANCE + held);
-        if missing > 0 {
-            let permit = budget.reserve(missing).await?;
-            match &mut reserved {
-                Some(held) => held.merge(permit),
-                None => reserved = Some(permit),
-            }
+        if let Ok(data) = frame.into_data() {
+            buffered.append(&data, budget).await?;
         }
-        // Exact growth: the capacity stays what the allowance and the budget count.
-        bytes.reserve_exact(data.len());
-        bytes.extend_from_slice(&data);
     }
-    Ok(BufferedBody {
-        bytes,
-        _reserved: reserved,
-    })
+    Ok(buffered)
+}
+
+/// The body length that `request` declares (its `Content-Length`), if any: 413 `payload_too_large` at once when
+/// it is over `limit`, before the body is read (so before a `100 Continue` goes out).
+pub fn declared_length(request: &Request, limit: usize) -> Result<Option<usize>, ApiError> {
+    // The body's exact size hint is the `Content-Length` the client sent.
+    match request.body().size_hint().exact() {
+        Some(length) if length > limit as u64 => Err(ApiError::PayloadTooLarge { limit }),
+        // Within the limit, so it fits a usize.
+        declared => Ok(declared.map(|length| length as usize)),
+    }
 }
 
 /// The answer to a body that failed to arrive: over the limit, or cut off.
-fn read_error(error: &axum::Error, limit: usize) -> ApiError {
+pub fn read_error(error: &axum::Error, limit: usize) -> ApiError {
     let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
     while let Some(current) = cause {
         if current.is::<LengthLimitError>() {

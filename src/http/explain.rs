@@ -198,6 +198,14 @@ pub async fn rate(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<PuzzleRequest>,
 ) -> Result<ApiJson<RateResponse>, ApiError> {
+    rate_answer(state, request).await.map(ApiJson)
+}
+
+/// The answer to a rate request (a line of a batch, or the body of `/rate`).
+pub async fn rate_answer(
+    state: AppState,
+    request: PuzzleRequest,
+) -> Result<RateResponse, ApiError> {
     let grid = request.grid.parse()?;
     if grid.size() != 9 {
         return Err(LogicError::UnsupportedSize(grid.size()).into());
@@ -206,7 +214,7 @@ pub async fn rate(
         logic::rate(&grid, cancel)
     })
     .await?;
-    Ok(ApiJson(rate_response(&rating)))
+    Ok(rate_response(&rating))
 }
 
 /// The answer of `/rate` for `rating` (the command line's JSON lines use it too).
@@ -236,15 +244,23 @@ pub async fn explain(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<PuzzleRequest>,
 ) -> Result<ApiJson<ExplainResponse>, ApiError> {
+    explain_answer(state, request).await.map(ApiJson)
+}
+
+/// The answer to an explain request (a line of a batch, or the body of `/explain`).
+pub async fn explain_answer(
+    state: AppState,
+    request: PuzzleRequest,
+) -> Result<ExplainResponse, ApiError> {
     let grid = request.grid.parse()?;
     let explanation = on_pool(&state, request.timeout_ms, move |cancel| {
         logic::explain(&grid, cancel)
     })
     .await?;
-    Ok(ApiJson(explain_response(
+    Ok(explain_response(
         &explanation,
         request.grid.render(&explanation.solution),
-    )))
+    ))
 }
 
 /// The answer of `/explain` for `explanation`, its solution written as `solution` (the

@@ -33,8 +33,10 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
-        if !is_json(request.headers()) {
-            return Err(ApiError::UnsupportedMediaType);
+        if !has_media_type(request.headers(), APPLICATION_JSON) {
+            return Err(ApiError::UnsupportedMediaType {
+                expected: APPLICATION_JSON,
+            });
         }
         let limits = state.limits();
         let body = read_whole(
@@ -48,24 +50,20 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
     }
 }
 
-/// Whether the request says its body is JSON: `application/json` or a `+json` type, with
-/// or without parameters.
-fn is_json(headers: &HeaderMap) -> bool {
-    let Some(value) = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()) else {
-        return false;
-    };
-    let essence = value.split(';').next().unwrap_or_default().trim();
-    let Some((kind, subtype)) = essence.split_once('/') else {
-        return false;
-    };
-    kind.eq_ignore_ascii_case("application")
-        && (subtype.eq_ignore_ascii_case("json")
-            || subtype.len() > 5 && subtype[subtype.len() - 5..].eq_ignore_ascii_case("+json"))
+/// Whether the request's `Content-Type` is `expected` (in any case, with or without
+/// parameters such as `charset`). Only the exact type: `+json` types such as
+/// `application/problem+json` name other formats, and the API reads none of them.
+pub(super) fn has_media_type(headers: &HeaderMap, expected: &str) -> bool {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(expected))
 }
 
 /// `bytes` as a JSON object of type `T`: 400 `invalid_json` when it is not JSON, 422
 /// `invalid_request` (naming the field) when it is JSON of the wrong shape.
-fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+pub(super) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let mut json = serde_json::Deserializer::from_slice(bytes);
     match serde_path_to_error::deserialize(&mut json) {
         // Anything but whitespace after the object is a syntax error.

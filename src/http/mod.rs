@@ -8,6 +8,7 @@
 //! and API description endpoints, `metrics` the Prometheus registry, and `middleware` the
 //! layers around it all.
 
+mod batch;
 mod body;
 mod dto;
 mod explain;
@@ -59,6 +60,13 @@ pub struct Limits {
     pub body_budget_bytes: usize,
     /// Largest request head accepted (request line and headers), in bytes.
     pub header_limit_bytes: usize,
+    /// Largest batch body accepted, in bytes.
+    pub batch_body_limit_bytes: usize,
+    /// Most lines a batch may have.
+    pub batch_max_lines: usize,
+    /// Slowest average rate at which a batch body may arrive, in bytes per second, once
+    /// `body_read_timeout` has passed.
+    pub batch_min_read_rate: u32,
 }
 
 /// What every handler shares; cheap to clone.
@@ -159,6 +167,10 @@ fn endpoints() -> Vec<Endpoint> {
         endpoint(Method::POST, "/validate", validate::validate_grid),
         endpoint(Method::POST, "/rate", explain::rate),
         endpoint(Method::POST, "/explain", explain::explain),
+        batch_endpoint("/solve/batch", batch::route(solve::answer)),
+        batch_endpoint("/validate/batch", batch::route(validate::answer)),
+        batch_endpoint("/rate/batch", batch::route(explain::rate_answer)),
+        batch_endpoint("/explain/batch", batch::route(explain::explain_answer)),
         endpoint(Method::POST, "/hint", explain::hint),
         endpoint(Method::POST, "/generate", generate::generate),
         endpoint(Method::GET, "/healthz", ops::healthz),
@@ -178,6 +190,15 @@ where
         method,
         path,
         handler: on(filter, handler),
+    }
+}
+
+/// A batch route (batches are POSTed).
+fn batch_endpoint(path: &'static str, handler: MethodRouter<AppState>) -> Endpoint {
+    Endpoint {
+        method: Method::POST,
+        path,
+        handler,
     }
 }
 

@@ -78,11 +78,23 @@ pub enum ApiError {
         /// The limit, in bytes.
         limit: usize,
     },
+    /// A batch has more lines than the server takes in one request.
+    #[error("the batch has more than {limit} lines; send the rest in another request")]
+    TooManyLines {
+        /// The most lines a batch may have.
+        limit: usize,
+    },
     /// The whole body did not arrive within the time limit for reading it.
     #[error("the request body did not arrive within {} ms", timeout.as_millis())]
     RequestTimeout {
         /// The limit that applied.
         timeout: std::time::Duration,
+    },
+    /// A batch body arrived more slowly than the server's minimum rate.
+    #[error("the request body arrived more slowly than {bytes_per_sec} bytes/s")]
+    BodyTooSlow {
+        /// The minimum rate, in bytes per second.
+        bytes_per_sec: u32,
     },
     /// The request's headers are larger than the server accepts.
     #[error("the request headers are larger than the limit of {limit} bytes")]
@@ -96,9 +108,12 @@ pub enum ApiError {
     /// The request uses an HTTP feature the server does not implement.
     #[error("{0}")]
     NotImplemented(String),
-    /// The request did not say it carries JSON.
-    #[error("expected a JSON body with `Content-Type: application/json`")]
-    UnsupportedMediaType,
+    /// The request did not say it carries the media type the endpoint reads.
+    #[error("expected a body with `Content-Type: {expected}`")]
+    UnsupportedMediaType {
+        /// The media type the endpoint reads.
+        expected: &'static str,
+    },
     /// No route has this path.
     #[error("no such endpoint: {path}")]
     NotFound {
@@ -205,12 +220,12 @@ impl ApiError {
             Self::Overloaded { .. } => {
                 (StatusCode::SERVICE_UNAVAILABLE, "overloaded", "Overloaded")
             }
-            Self::PayloadTooLarge { .. } => (
+            Self::PayloadTooLarge { .. } | Self::TooManyLines { .. } => (
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "payload_too_large",
                 "Payload too large",
             ),
-            Self::RequestTimeout { .. } => (
+            Self::RequestTimeout { .. } | Self::BodyTooSlow { .. } => (
                 StatusCode::REQUEST_TIMEOUT,
                 "request_timeout",
                 "Request timeout",
@@ -226,7 +241,7 @@ impl ApiError {
                 "not_implemented",
                 "Not implemented",
             ),
-            Self::UnsupportedMediaType => (
+            Self::UnsupportedMediaType { .. } => (
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "unsupported_media_type",
                 "Unsupported media type",
@@ -260,25 +275,37 @@ struct ProblemDetails<'a> {
     conflicts: Option<&'a [Conflict]>,
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        if let Self::Internal { cause } = &self {
+impl ApiError {
+    /// The problem object of this error, its cause logged first when it is a bug.
+    fn details(&self) -> ProblemDetails<'_> {
+        if let Self::Internal { cause } = self {
             tracing::error!(%cause, "internal error");
         }
         let (status, code, title) = self.classify();
-        let problem = ProblemDetails {
+        ProblemDetails {
             // A URN rather than a URL: it names the problem type without promising a page.
             kind: format!("urn:sudoku-service:problem:{code}"),
             title,
             status: status.as_u16(),
             detail: self.to_string(),
             code,
-            conflicts: match &self {
+            conflicts: match self {
                 Self::ConflictingGivens(conflicts) => Some(conflicts),
                 _ => None,
             },
-        };
-        let mut response = (status, axum::Json(problem)).into_response();
+        }
+    }
+
+    /// The problem object of this error as JSON, for a line of a batch's answer.
+    pub fn problem_json(&self) -> Vec<u8> {
+        serde_json::to_vec(&self.details()).expect("problem objects serialize")
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, ..) = self.classify();
+        let mut response = (status, axum::Json(self.details())).into_response();
         let headers = response.headers_mut();
         headers.insert(CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
         if let Self::Overloaded {
@@ -288,7 +315,10 @@ impl IntoResponse for ApiError {
             headers.insert(RETRY_AFTER, HeaderValue::from(retry_after_secs));
         }
         // The connection may hold the rest of a body that was not read: start afresh.
-        if matches!(self, Self::RequestTimeout { .. } | Self::BadRequest(_)) {
+        if matches!(
+            self,
+            Self::RequestTimeout { .. } | Self::BodyTooSlow { .. } | Self::BadRequest(_)
+        ) {
             headers.insert(CONNECTION, HeaderValue::from_static("close"));
         }
         response

@@ -21,6 +21,11 @@ pub async fn solve(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<SolveRequest>,
 ) -> Result<ApiJson<SolveResponse>, ApiError> {
+    answer(state, request).await.map(ApiJson)
+}
+
+/// The answer to a solve request (a line of a batch, or the body of `/solve`).
+pub async fn answer(state: AppState, request: SolveRequest) -> Result<SolveResponse, ApiError> {
     let grid = request.grid.parse()?;
     // Clashing givens make the grid unsolvable; saying where they clash is more useful
     // than a bare `unsolvable`, and costs no solver time.
@@ -37,14 +42,14 @@ pub async fn solve(
     let Outcome::Solved { solution, count } = report.outcome else {
         return Err(ApiError::Unsolvable);
     };
-    Ok(ApiJson(SolveResponse {
+    Ok(SolveResponse {
         solution: request.grid.render(&solution),
         unique: request.unique.then_some(count == 1),
         stats: SolveStats {
             elapsed_us: report.elapsed.as_micros(),
             guesses: report.guesses,
         },
-    }))
+    })
 }
 
 /// Solves `grid` on the solver pool, within the server's time limit or the lower

@@ -16,6 +16,14 @@ pub async fn validate_grid(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<ValidateRequest>,
 ) -> Result<ApiJson<ValidateResponse>, ApiError> {
+    answer(state, request).await.map(ApiJson)
+}
+
+/// The answer to a validate request (a line of a batch, or the body of `/validate`).
+pub async fn answer(
+    state: AppState,
+    request: ValidateRequest,
+) -> Result<ValidateResponse, ApiError> {
     let grid = request.grid.parse()?;
     let verdict = validate(&grid);
     let (solvable, unique) = if !request.solvable {
@@ -33,9 +41,9 @@ pub async fn validate_grid(
             _ => (Some(false), Some(false)),
         }
     };
-    Ok(ApiJson(ValidateResponse {
+    Ok(ValidateResponse {
         verdict,
         solvable,
         unique,
-    }))
+    })
 }

@@ -238,6 +238,13 @@ fn malformed_requests() -> Vec<Case> {
             status: S::UNSUPPORTED_MEDIA_TYPE,
             code: "unsupported_media_type",
         },
+        Case {
+            what: "a body declared as another JSON-based format",
+            content_type: "application/problem+json",
+            body: br#"{"grid": "................"}"#.to_vec(),
+            status: S::UNSUPPORTED_MEDIA_TYPE,
+            code: "unsupported_media_type",
+        },
     ]
 }
 

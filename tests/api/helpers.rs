@@ -50,6 +50,9 @@ pub fn limits() -> Limits {
         body_read_timeout: GENEROUS_TIMEOUT,
         body_budget_bytes: 32 << 20,
         header_limit_bytes: 8192,
+        batch_body_limit_bytes: 16 << 20,
+        batch_max_lines: 100_000,
+        batch_min_read_rate: 1024,
     }
 }
 

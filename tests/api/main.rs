@@ -1,6 +1,7 @@
 //! The HTTP API end to end: through the router with `oneshot`, and against the real server
 //! on a random port. One module per feature; `helpers` starts apps and builds grids.
 
+mod batch;
 mod busy_grid;
 #[path = "../common/mod.rs"]
 mod common;

@@ -1,13 +1,13 @@
 //! `openapi.yaml` and the server in step: every route documented, every documented
 //! operation routed, the file served byte for byte, and every request example answered
-//! with the response example of the same name.
+//! with the response example of the same name (the batch example too).
 
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
 use serde_json::Value;
 use sudoku_service::http::routes;
 
-use crate::helpers::{app, get, post_json, send};
+use crate::helpers::{app, get, post_json, post_raw, send};
 
 const SPEC_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.yaml");
 
@@ -118,6 +118,34 @@ async fn every_request_example_gets_the_response_example_of_its_name() {
         }
     }
     assert!(checked >= 21, "only {checked} examples checked");
+}
+
+#[tokio::test]
+async fn the_batch_example_gets_the_batch_answer_example() {
+    let spec = spec();
+    let lines = &spec["paths"]["/solve/batch"]["post"]["requestBody"]["content"];
+    let body: String = lines["application/x-ndjson"]["example"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let answers = &spec["components"]["responses"]["BatchAnswers"]["content"];
+    let expected = answers["application/x-ndjson"]["example"].as_str().unwrap();
+    let answer = post_raw(&app(), "/solve/batch", "application/x-ndjson", body).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    let text = answer.text();
+    assert_eq!(text.lines().count(), expected.lines().count(), "{text}");
+    for (actual, expected) in text.lines().zip(expected.lines()) {
+        let mut actual: Value = serde_json::from_str(actual).unwrap();
+        let expected: Value = serde_json::from_str(expected).unwrap();
+        // Timings vary; their presence does not.
+        if let Some(elapsed) = actual.pointer_mut("/stats/elapsed_us") {
+            assert!(elapsed.is_u64());
+            *elapsed = expected["stats"]["elapsed_us"].clone();
+        }
+        assert_eq!(actual, expected);
+    }
 }
 
 /// The response example called `name` of `operation`, with its status.

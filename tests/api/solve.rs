@@ -25,14 +25,10 @@ async fn a_string_grid_gets_a_string_solution() {
 }
 
 #[tokio::test]
-async fn every_spelling_of_a_json_media_type_is_read() {
+async fn every_spelling_of_the_json_media_type_is_read() {
     let app = app();
     let body = json!({ "grid": CLASSIC }).to_string();
-    for content_type in [
-        "application/json; charset=utf-8",
-        "Application/JSON",
-        "application/vnd.sudoku+json",
-    ] {
+    for content_type in ["application/json; charset=utf-8", "Application/JSON"] {
         let answer = post_raw(&app, "/solve", content_type, body.clone()).await;
         assert_eq!(answer.status, StatusCode::OK, "{content_type}");
         assert_eq!(

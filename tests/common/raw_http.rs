@@ -100,6 +100,19 @@ impl RawConnection {
         Some(response)
     }
 
+    /// Reads until `needle` has arrived, and returns all that was read as text (from the
+    /// end of the last response read with [`RawConnection::response`]); panics when the
+    /// connection ends first.
+    pub fn read_until(&mut self, needle: &str) -> String {
+        while find(&self.pending, needle.as_bytes()).is_none() {
+            assert!(
+                self.fill(),
+                "the connection ended before {needle:?} arrived"
+            );
+        }
+        String::from_utf8_lossy(&self.pending).into_owned()
+    }
+
     /// Waits until the server closes the connection (or resets it); `true` if it did,
     /// `false` if it sent more data first.
     pub fn closed_by_server(&mut self) -> bool {

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""POST /solve/batch against `sudoku-service solve` on the same puzzle file.
+
+The same release binary, with the same number of solver threads, solves every puzzle of
+FILE twice per round: once as a command (`solve --threads N < FILE`), once as a server
+(`serve` with SOLVER_CONCURRENCY=N) answering one NDJSON batch that curl sends and reads
+at once. Both are timed as whole client processes (the server is started beforehand and
+warmed up with one small batch). The rounds alternate; the medians of each side and the
+median of the per-round ratios (batch / command; 1.0 means as fast) are printed, and the
+answers are checked to be the same solutions, line for line.
+
+usage: benches/service/batch_vs_cli.py [--file FILE] [--threads N] [--repeats N] [--no-build]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+import attack  # noqa: E402  (the server helper)
+
+BINARY = os.path.join(attack.ROOT, "target", "release", "sudoku-service")
+
+
+def puzzles(path):
+    """The puzzles of a line-format file: the first 81 symbols of each line, `#` lines
+    skipped."""
+    with open(path) as lines:
+        return [line[:81] for line in lines if len(line) >= 81 and line[0] != "#"]
+
+
+def timed(command, stdin, stdout):
+    """Runs `command` with the given files, and returns how long it took in seconds."""
+    started = time.perf_counter()
+    subprocess.run(command, stdin=stdin, stdout=stdout, check=True)
+    return time.perf_counter() - started
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--file", default=os.path.join(attack.ROOT, "tests", "data", "9x9",
+                                                       "sudoku17.txt"))
+    parser.add_argument("--threads", type=int, default=os.cpu_count())
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--no-build", action="store_true", help="skip the release build")
+    args = parser.parse_args()
+    if not args.no_build:
+        subprocess.run(["cargo", "build", "--release", "--locked", "--quiet"], cwd=attack.ROOT,
+                       check=True)
+    grids = puzzles(args.file)
+    work = tempfile.mkdtemp(prefix="batch-vs-cli-")
+    lines_path = os.path.join(work, "puzzles.txt")
+    batch_path = os.path.join(work, "puzzles.ndjson")
+    with open(lines_path, "w") as out:
+        out.writelines(grid + "\n" for grid in grids)
+    with open(batch_path, "w") as out:
+        out.writelines(json.dumps({"grid": grid}) + "\n" for grid in grids)
+    warm_up_path = os.path.join(work, "warm-up.ndjson")
+    with open(warm_up_path, "w") as out:
+        out.writelines(json.dumps({"grid": grid}) + "\n" for grid in grids[:1000])
+
+    server = attack.Server(BINARY, "service", env={"SOLVER_CONCURRENCY": str(args.threads)})
+    url = f"http://127.0.0.1:{server.port}/solve/batch"
+
+    def curl(path):
+        return ["curl", "--silent", "--show-error", "--fail", "--data-binary", f"@{path}",
+                "--header", "Content-Type: application/x-ndjson", url]
+
+    command = [BINARY, "solve", "--threads", str(args.threads)]
+    outputs = {"command": os.path.join(work, "command.out"),
+               "batch": os.path.join(work, "batch.out")}
+    try:
+        subprocess.run(curl(warm_up_path), check=True, stdout=subprocess.DEVNULL)
+        times = {"command": [], "batch": []}
+        ratios = []
+        for _ in range(args.repeats):
+            with open(lines_path) as stdin, open(outputs["command"], "w") as stdout:
+                times["command"].append(timed(command, stdin, stdout))
+            with open(outputs["batch"], "w") as stdout:
+                times["batch"].append(timed(curl(batch_path), subprocess.DEVNULL, stdout))
+            ratios.append(times["batch"][-1] / times["command"][-1])
+    finally:
+        server.stop()
+
+    with open(outputs["command"]) as solved:
+        expected = [line.rstrip("\n") for line in solved]
+    with open(outputs["batch"]) as answered:
+        answers = [json.loads(line) for line in answered]
+    same = len(answers) == len(expected) and all(
+        answer.get("line") == index + 1 and answer.get("solution") == solution
+        for index, (answer, solution) in enumerate(zip(answers, expected)))
+    print(f"{len(grids)} puzzles from {os.path.relpath(args.file, attack.ROOT)}, "
+          f"{args.threads} solver threads, {args.repeats} rounds")
+    for side in ("command", "batch"):
+        print(f"{side:<8} median {statistics.median(times[side]):.3f} s  "
+              f"({len(grids) / statistics.median(times[side]):,.0f} puzzles/s)")
+    print(f"ratio    median {statistics.median(ratios):.2f} (batch / command)")
+    print(f"answers  {'identical line for line' if same else 'DIFFER'}")
+    if not same:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,344 @@
+//! Batches: `POST /solve/batch`, `/validate/batch`, `/rate/batch` and `/explain/batch`.
+//!
+//! The body is NDJSON, one request per line, each the body its single endpoint takes. The
+//! answer is NDJSON too: one line per input line, in input order, each the single
+//! endpoint's answer or its problem object, with the input's 1-based `line` first.
+//!
+//! The body is read as a stream, one line at a time (a line may be as long as a single
+//! request's body, and every line held counts against the server's body budget), so
+//! memory follows the work in flight, not the batch's size.
+//! Each line is answered on a task of its own through the same solver pool as single
+//! requests, at most [`window`] lines at once; answers go out in input order as soon as
+//! every line before theirs is answered. When the answer is dropped (the client went
+//! away), the tasks of the lines left are aborted, which stops their solves.
+
+use std::convert::Infallible;
+use std::io::Write;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::HeaderValue;
+use axum::http::header::CONTENT_TYPE;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, post};
+use futures_util::StreamExt;
+use http_body_util::BodyExt;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tokio::time::Instant;
+use tokio_util::task::AbortOnDropHandle;
+
+use super::body::{BodyBudget, BufferedBody, declared_length, read_error};
+use super::json::{has_media_type, parse};
+use super::problem::ApiError;
+use super::{AppState, Limits};
+
+/// The media type of batch bodies and their answers.
+const APPLICATION_NDJSON: &str = "application/x-ndjson";
+
+/// The most lines answered by one task, and written in one piece.
+const GROUP: usize = 64;
+
+/// The route of a batch endpoint whose lines are answered by `answer`, the work of the
+/// single endpoint without its HTTP.
+pub fn route<Req, Resp, F, Fut>(answer: F) -> MethodRouter<AppState>
+where
+    Req: DeserializeOwned + Send + 'static,
+    Resp: Serialize + Send + 'static,
+    F: Fn(AppState, Req) -> Fut + Copy + Send + Sync + 'static,
+    Fut: Future<Output = Result<Resp, ApiError>> + Send + 'static,
+{
+    post(move |State(state): State<AppState>, request: Request| {
+        answer_batch(state, request, answer)
+    })
+}
+
+/// Groups of lines answered at once by one batch: twice the solvers, so they stay busy
+/// while an answer waits for a slower group before it.
+fn window(limits: &Limits) -> usize {
+    2 * limits.solver_concurrency.get()
+}
+
+/// The streamed answer to the batch of `request`; 415 and 413 (a declared length over the
+/// batch limit) before any line is read, so before a `100 Continue`.
+async fn answer_batch<Req, Resp, F, Fut>(
+    state: AppState,
+    request: Request,
+    answer: F,
+) -> Result<Response, ApiError>
+where
+    Req: DeserializeOwned + Send + 'static,
+    Resp: Serialize + Send + 'static,
+    F: Fn(AppState, Req) -> Fut + Copy + Send + Sync + 'static,
+    Fut: Future<Output = Result<Resp, ApiError>> + Send + 'static,
+{
+    if !has_media_type(request.headers(), APPLICATION_NDJSON) {
+        return Err(ApiError::UnsupportedMediaType {
+            expected: APPLICATION_NDJSON,
+        });
+    }
+    let limits = *state.limits();
+    declared_length(&request, limits.batch_body_limit_bytes)?;
+    let mut reader = LineReader::new(request.into_body(), state.body_budget().clone(), &limits);
+    // The answer starts once the first line has arrived: hyper sends `100 Continue` when the
+    // body is first read, and a client that waits for it (curl does, for large bodies)
+    // would take a final status sent before it as the end of the exchange.
+    let first = reader.next_line().await;
+    let rest = futures_util::stream::unfold(reader, |mut reader| async move {
+        let line = reader.next_line().await?;
+        Some((line, reader))
+    });
+    let lines = futures_util::stream::iter(first).chain(rest);
+    let answers = lines
+        // The lines that have arrived together are answered together, one task each
+        // group: a task and a write per line would cost more than a line's solve.
+        .ready_chunks(GROUP)
+        .map(move |group| {
+            let numbers: Vec<usize> = group.iter().map(|(number, _)| *number).collect();
+            let task = tokio::spawn(answer_group(state.clone(), group, answer));
+            let task = AbortOnDropHandle::new(task);
+            async move {
+                let answers = task.await.unwrap_or_else(|error| {
+                    let failed = ApiError::Internal {
+                        cause: format!("a batch line failed: {error}"),
+                    };
+                    let json = failed.problem_json();
+                    let lines = numbers.iter().map(|&number| numbered(number, &json));
+                    lines.collect::<Vec<_>>().concat()
+                });
+                Ok::<_, Infallible>(Bytes::from(answers))
+            }
+        })
+        .buffered(window(&limits));
+    Ok((
+        [(CONTENT_TYPE, HeaderValue::from_static(APPLICATION_NDJSON))],
+        Body::from_stream(answers),
+    )
+        .into_response())
+}
+
+/// The answers to `group`, one numbered line each, in order.
+async fn answer_group<Req, Resp, F, Fut>(state: AppState, group: Vec<Line>, answer: F) -> Vec<u8>
+where
+    Req: DeserializeOwned,
+    Resp: Serialize,
+    F: Fn(AppState, Req) -> Fut,
+    Fut: Future<Output = Result<Resp, ApiError>>,
+{
+    let mut answers = Vec::new();
+    for (number, line) in group {
+        let json = answer_line(state.clone(), line, &answer).await;
+        answers.extend_from_slice(&numbered(number, &json));
+    }
+    answers
+}
+
+/// The answer to one line as JSON: `answer`'s, or the problem the line is.
+async fn answer_line<Req, Resp, F, Fut>(
+    state: AppState,
+    line: Result<BufferedBody, ApiError>,
+    answer: &F,
+) -> Vec<u8>
+where
+    Req: DeserializeOwned,
+    Resp: Serialize,
+    F: Fn(AppState, Req) -> Fut,
+    Fut: Future<Output = Result<Resp, ApiError>>,
+{
+    let request = line.and_then(|line| parse::<Req>(&line.bytes));
+    let answered = match request {
+        Ok(request) => answer(state, request).await,
+        Err(error) => Err(error),
+    };
+    match answered {
+        Ok(response) => serde_json::to_vec(&response).unwrap_or_else(|error| {
+            ApiError::Internal {
+                cause: format!("could not write the answer as JSON: {error}"),
+            }
+            .problem_json()
+        }),
+        Err(error) => error.problem_json(),
+    }
+}
+
+/// `object` (a JSON object) with `"line": number` as its first member, and a newline.
+fn numbered(number: usize, object: &[u8]) -> Vec<u8> {
+    let mut line = Vec::with_capacity(object.len() + 24);
+    write!(line, "{{\"line\":{number}").expect("writing to a Vec cannot fail");
+    match object.get(1..) {
+        Some(b"}") | None => line.push(b'}'),
+        Some(members) => {
+            line.push(b',');
+            line.extend_from_slice(members);
+        }
+    }
+    line.push(b'\n');
+    line
+}
+
+/// A line of the batch: its 1-based number, and its bytes or the problem it is.
+type Line = (usize, Result<BufferedBody, ApiError>);
+
+/// Splits a streamed body into lines, under the batch's limits.
+struct LineReader {
+    body: Body,
+    budget: BodyBudget,
+    /// The part of the last frame not split into lines yet.
+    pending: Bytes,
+    /// The line being read.
+    line: BufferedBody,
+    /// Why the line being read cannot be answered (it is over the limit, or the budget
+    /// has no room for it); the rest of it is skipped.
+    broken: Option<ApiError>,
+    /// Lines seen, blank ones included.
+    number: usize,
+    /// Lines handed out.
+    handed_out: usize,
+    /// Body bytes received.
+    received: usize,
+    /// Time spent waiting for the client's bytes.
+    waited: Duration,
+    /// Whether the body went over the batch's size limit.
+    over_limit: bool,
+    /// Whether the batch has ended.
+    finished: bool,
+    line_limit: usize,
+    body_limit: usize,
+    max_lines: usize,
+    min_read_rate: u32,
+    read_grace: Duration,
+}
+
+impl LineReader {
+    fn new(body: Body, budget: BodyBudget, limits: &Limits) -> Self {
+        LineReader {
+            body,
+            budget,
+            pending: Bytes::new(),
+            line: BufferedBody::counted(),
+            broken: None,
+            number: 0,
+            handed_out: 0,
+            received: 0,
+            waited: Duration::ZERO,
+            over_limit: false,
+            finished: false,
+            line_limit: limits.body_limit_bytes,
+            body_limit: limits.batch_body_limit_bytes,
+            max_lines: limits.batch_max_lines,
+            min_read_rate: limits.batch_min_read_rate,
+            read_grace: limits.body_read_timeout,
+        }
+    }
+
+    /// The next line that is not blank; `None` after the last one, or after a problem
+    /// that ends the batch (too many lines, too many bytes, too slow, cut off).
+    async fn next_line(&mut self) -> Option<Line> {
+        while !self.finished {
+            if let Some(end) = self.pending.iter().position(|&byte| byte == b'\n') {
+                let piece = self.pending.split_to(end + 1);
+                self.extend_line(&piece[..end]).await;
+                if let Some(line) = self.complete_line() {
+                    return Some(line);
+                }
+            } else if !self.pending.is_empty() {
+                let piece = std::mem::take(&mut self.pending);
+                self.extend_line(&piece).await;
+            } else {
+                match self.next_frame().await {
+                    Ok(Some(frame)) => self.pending = frame,
+                    // The last line needs no newline.
+                    Ok(None) => {
+                        self.finished = true;
+                        return self.complete_line();
+                    }
+                    Err(error) => {
+                        self.finished = true;
+                        return Some((self.number + 1, Err(error)));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Adds `piece` to the line being read, unless the line is broken already.
+    async fn extend_line(&mut self, piece: &[u8]) {
+        if self.broken.is_some() {
+            return;
+        }
+        if self.line.bytes.len() + piece.len() > self.line_limit {
+            self.broken = Some(ApiError::PayloadTooLarge {
+                limit: self.line_limit,
+            });
+        } else if let Err(error) = self.line.append(piece, &self.budget).await {
+            self.broken = Some(error);
+        }
+        if self.broken.is_some() {
+            self.line = BufferedBody::counted();
+        }
+    }
+
+    /// Ends the line being read: `None` when it is blank, which gets no answer.
+    fn complete_line(&mut self) -> Option<Line> {
+        let line = std::mem::replace(&mut self.line, BufferedBody::counted());
+        let broken = self.broken.take();
+        self.number += 1;
+        if broken.is_none() && line.bytes.trim_ascii().is_empty() {
+            return None;
+        }
+        if self.handed_out == self.max_lines {
+            self.finished = true;
+            let limit = self.max_lines;
+            return Some((self.number, Err(ApiError::TooManyLines { limit })));
+        }
+        self.handed_out += 1;
+        Some((self.number, broken.map_or(Ok(line), Err)))
+    }
+
+    /// The next piece of the body; `None` at its end. The client must keep up a minimum
+    /// average rate once the grace period has passed, counting only the time spent
+    /// waiting for it (not the time its answers take).
+    async fn next_frame(&mut self) -> Result<Option<Bytes>, ApiError> {
+        if self.over_limit {
+            return Err(ApiError::PayloadTooLarge {
+                limit: self.body_limit,
+            });
+        }
+        loop {
+            let earned = Duration::from_secs_f64(self.received as f64 / self.min_read_rate as f64);
+            let allowed = (self.read_grace + earned).saturating_sub(self.waited);
+            let started = Instant::now();
+            let frame = tokio::time::timeout(allowed, self.body.frame()).await;
+            self.waited += started.elapsed();
+            let frame = frame.map_err(|_| ApiError::BodyTooSlow {
+                bytes_per_sec: self.min_read_rate,
+            })?;
+            let Some(frame) = frame else { return Ok(None) };
+            let frame = frame.map_err(|error| read_error(&error, self.body_limit))?;
+            // Trailers carry no lines.
+            let Ok(mut data) = frame.into_data() else {
+                continue;
+            };
+            self.received += data.len();
+            if self.received > self.body_limit {
+                // The bytes within the limit are still answered.
+                data.truncate(data.len() - (self.received - self.body_limit));
+                self.over_limit = true;
+            }
+            return Ok(Some(data));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_number_comes_first_in_every_object() {
+        assert_eq!(numbered(7, br#"{"a":1}"#), b"{\"line\":7,\"a\":1}\n");
+        assert_eq!(numbered(12, b"{}"), b"{\"line\":12}\n");
+    }
+}
