@@ -2,7 +2,7 @@
 //! environment variables, so the same binary is configured the same way on a laptop
 //! (`--port 3000`) and in a container (`PORT=3000`).
 
-use std::net::SocketAddr;
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::num::NonZeroUsize;
 use std::time::Duration;
 
@@ -17,8 +17,10 @@ const MAX_QUEUE_LENGTH: i64 = 1_000_000;
 /// Where the server listens; `serve` binds it and `healthcheck` probes it.
 #[derive(Debug, Clone, Args)]
 pub struct ListenArgs {
-    /// Address and port to listen on.
-    #[arg(long, env = "LISTEN_ADDR", default_value = "0.0.0.0:8080")]
+    /// Address and port to listen on: an IP address, or a host name such as `localhost`
+    /// (its first address), and a port.
+    #[arg(long, env = "LISTEN_ADDR", default_value = "0.0.0.0:8080",
+          value_parser = parse_listen_addr)]
     pub listen_addr: SocketAddr,
     /// Port to listen on; when set, replaces the port of --listen-addr.
     #[arg(long, env = "PORT")]
@@ -52,8 +54,9 @@ pub struct ServeConfig {
     #[arg(long, env = "GENERATE_TIMEOUT_MS", default_value_t = 10_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub generate_timeout_ms: u64,
-    /// Solves that run at once: the cores solving may use [default: available cores].
-    #[arg(long, env = "SOLVER_CONCURRENCY")]
+    /// Solves that run at once: the cores solving may use, at least 1 [default: available
+    /// cores].
+    #[arg(long, env = "SOLVER_CONCURRENCY", value_parser = parse_at_least_one)]
     pub solver_concurrency: Option<NonZeroUsize>,
     /// Solve requests that may wait for a free solver; beyond them, 503 `overloaded`.
     #[arg(long, env = "QUEUE_LENGTH", default_value_t = 64,
@@ -169,6 +172,29 @@ impl ServeConfig {
     }
 }
 
+/// `HOST:PORT` as the address to listen on: an IP address as it is, a name resolved to
+/// its first address.
+fn parse_listen_addr(text: &str) -> Result<SocketAddr, String> {
+    if let Ok(addr) = text.parse() {
+        return Ok(addr);
+    }
+    let expected = "expected HOST:PORT, such as 0.0.0.0:8080 or localhost:8080";
+    match text.to_socket_addrs() {
+        Ok(mut addrs) => addrs
+            .next()
+            .ok_or_else(|| format!("{text} resolves to no address; {expected}")),
+        Err(error) => Err(format!("cannot resolve {text} ({error}); {expected}")),
+    }
+}
+
+/// A count that must be at least 1.
+fn parse_at_least_one(text: &str) -> Result<NonZeroUsize, String> {
+    let count: usize = text
+        .parse()
+        .map_err(|_| format!("expected a whole number of at least 1, not {text:?}"))?;
+    NonZeroUsize::new(count).ok_or_else(|| "must be at least 1".to_owned())
+}
+
 /// The cores this process may use (one when the platform cannot tell).
 fn available_cores() -> NonZeroUsize {
     std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN)
@@ -177,6 +203,23 @@ fn available_cores() -> NonZeroUsize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn listen_addresses_may_name_a_host_and_counts_say_what_they_need() {
+        assert_eq!(
+            parse_listen_addr("127.0.0.1:8090"),
+            Ok("127.0.0.1:8090".parse().unwrap())
+        );
+        let local = parse_listen_addr("localhost:8090").unwrap();
+        assert!(local.ip().is_loopback() && local.port() == 8090, "{local}");
+        let error = parse_listen_addr("localhost").unwrap_err();
+        assert!(error.contains("HOST:PORT"), "{error}");
+        assert_eq!(
+            parse_at_least_one("0"),
+            Err("must be at least 1".to_owned())
+        );
+        assert_eq!(parse_at_least_one("3"), Ok(NonZeroUsize::new(3).unwrap()));
+    }
 
     #[test]
     fn port_replaces_the_port_of_the_listen_address() {

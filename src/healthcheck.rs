@@ -56,7 +56,7 @@ pub enum HealthcheckError {
     #[error("unsupported URL {0:?}; expected http://host[:port][/path]")]
     Url(String),
     /// No connection could be made.
-    #[error("cannot connect to {authority}: {source}")]
+    #[error("cannot connect to {authority}")]
     Connect {
         /// The host and port.
         authority: String,
@@ -64,7 +64,7 @@ pub enum HealthcheckError {
         source: io::Error,
     },
     /// The request could not be sent or the answer read.
-    #[error("no answer from {url}: {source}")]
+    #[error("no answer from {url}")]
     Exchange {
         /// The URL probed.
         url: String,

@@ -1,12 +1,15 @@
 //! The `sudoku-service` binary: parses the command line and hands over to the library.
 
-use std::io::{self, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::os::fd::AsFd;
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use sudoku_service::cli::{self, ExplainArgs, GenerateArgs, RateArgs, SolveArgs, Status};
+use sudoku_service::cli::{
+    self, EXPECTED_INPUT, ExplainArgs, GenerateArgs, InputArgs, RateArgs, SolveArgs, Status,
+    ValidateArgs,
+};
 use sudoku_service::config::ServeConfig;
 use sudoku_service::healthcheck::{self, HealthcheckArgs};
 use sudoku_service::{service, telemetry};
@@ -33,18 +36,35 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run the HTTP/JSON service (the default command).
+    #[command(after_help = "Example:\n  sudoku-service serve --port 3000 --solver-concurrency 2")]
     Serve(ServeConfig),
     /// Exit 0 when the service's /healthz answers 200, else 1 (a HEALTHCHECK without curl).
+    #[command(
+        after_help = "Example:\n  sudoku-service healthcheck --url http://127.0.0.1:8080/healthz"
+    )]
     Healthcheck(HealthcheckArgs),
-    /// Solve the puzzles on stdin: a Baekjoon 2239/2580 block, or one puzzle per line.
+    /// Solve the puzzles of FILE or stdin: a Baekjoon 2239/2580 block, or one puzzle per line.
+    #[command(after_help = "Examples:\n  \
+        sudoku-service solve puzzles.txt              one solution line per puzzle line\n  \
+        sudoku-service solve --lexicographic < 2239.in  the smallest solution of a 9-line block")]
     Solve(SolveArgs),
-    /// Check the grids on stdin against the rules and print each verdict.
-    Validate,
-    /// Rate the puzzles on stdin (one per line) on the Sudoku Explainer scale.
+    /// Check the grids of FILE or stdin against the rules and print each verdict.
+    #[command(after_help = "Example:\n  sudoku-service validate puzzles.txt")]
+    Validate(ValidateArgs),
+    /// Rate the puzzles of FILE or stdin (one per line) on the Sudoku Explainer scale.
+    #[command(after_help = "Examples:\n  \
+        sudoku-service rate puzzles.txt          ER/EP/ED, level and hardest technique per line\n  \
+        sudoku-service rate --json puzzles.txt   the fields of POST /rate, one object per line")]
     Rate(RateArgs),
-    /// Explain the puzzle on stdin step by step, as a person solves it.
+    /// Explain the puzzle of FILE or stdin step by step, as a person solves it.
+    #[command(after_help = "Example:\n  \
+        echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 \\\n    \
+        | sudoku-service explain")]
     Explain(ExplainArgs),
     /// Generate proper puzzles of a size, symmetry and difficulty band, from a seed.
+    #[command(after_help = "Examples:\n  \
+        sudoku-service generate --level expert --symmetry central --seed 2026 --count 10\n  \
+        sudoku-service generate --size 16 --json")]
     Generate(GenerateArgs),
 }
 
@@ -84,24 +104,24 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         // Locked per command: the server's log writer needs stdout from other threads.
         Command::Solve(args) => cli::solve(
             &args,
-            &read_stdin()?,
+            &read_input(&args.input)?,
             &mut io::stdout().lock(),
             &mut io::stderr().lock(),
         )?,
-        Command::Validate => cli::validate_input(
-            &read_stdin()?,
+        Command::Validate(args) => cli::validate_input(
+            &read_input(&args.input)?,
             &mut io::stdout().lock(),
             &mut io::stderr().lock(),
         )?,
         Command::Rate(args) => cli::rate(
             &args,
-            &read_stdin()?,
+            &read_input(&args.input)?,
             &mut io::stdout().lock(),
             &mut io::stderr().lock(),
         )?,
         Command::Explain(args) => cli::explain(
             &args,
-            &read_stdin()?,
+            &read_input(&args.input)?,
             &mut io::stdout().lock(),
             &mut io::stderr().lock(),
         )?,
@@ -125,6 +145,23 @@ fn serve(config: ServeConfig) -> anyhow::Result<Status> {
     // Solves of requests that were dropped stop within milliseconds; don't wait longer.
     runtime.shutdown_timeout(SOLVER_STOP_WAIT);
     Ok(Status::Success)
+}
+
+/// The whole text of the input file, or of stdin; at a terminal, says first what to type.
+fn read_input(input: &InputArgs) -> anyhow::Result<String> {
+    if let Some(path) = input.path() {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        return String::from_utf8(bytes)
+            .with_context(|| format!("cannot read {}: it is not UTF-8 text", path.display()));
+    }
+    if io::stdin().is_terminal() {
+        eprintln!(
+            "reading puzzles from the terminal: type {EXPECTED_INPUT}, then Ctrl-D \
+             (or give a file: sudoku-service <command> puzzles.txt)"
+        );
+    }
+    read_stdin()
 }
 
 fn read_stdin() -> anyhow::Result<String> {

@@ -15,7 +15,7 @@ use crate::config::LogFormat;
 #[derive(Debug, Error)]
 pub enum TelemetryError {
     /// The log filter is not a valid `tracing` filter directive.
-    #[error("invalid log filter {filter:?}: {source}")]
+    #[error("invalid log filter {filter:?}")]
     Filter {
         /// The filter as given.
         filter: String,
@@ -23,7 +23,7 @@ pub enum TelemetryError {
         source: ParseError,
     },
     /// A global subscriber was already installed.
-    #[error("logging was already set up: {0}")]
+    #[error("logging was already set up")]
     AlreadySet(#[from] TryInitError),
 }
 

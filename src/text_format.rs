@@ -1,8 +1,8 @@
 //! Plain-text puzzle layouts read and written by the command line.
 //!
 //! Three layouts are recognised on standard input:
-//! - a 9-line block of 9 digits, `0` blank (Baekjoon 2239);
-//! - a 9-line block of 9 space-separated numbers, `0` blank (Baekjoon 2580);
+//! - a 9-line block of 9 digits, `0` or `.` blank (Baekjoon 2239);
+//! - a 9-line block of 9 space-separated numbers, `0` or `.` blank (Baekjoon 2580);
 //! - one puzzle per line in the string notation (Norvig's and tdoku's files), where
 //!   blank lines and `#` comments are skipped, `\r\n` endings are fine, and anything after
 //!   the grid (a tab, space, `:`, `,` or `;` and what follows) is ignored.
@@ -25,28 +25,78 @@ fn is_field_separator(byte: u8) -> bool {
     matches!(byte, b'\t' | b' ' | b':' | b',' | b';')
 }
 
-/// Tells which layout `input` uses: a 9-line block when it has exactly nine content lines
-/// of nine digits (packed or spaced), otherwise one puzzle per line.
-pub fn detect(input: &str) -> Layout {
-    // Ten lines are enough to tell: a long file is never read through here.
-    let lines: Vec<&str> = content_lines(input).take(10).collect();
-    if lines.len() != 9 {
-        return Layout::Lines;
+/// Nine lines that make a 9-line block but for one line that is not a row of it: most
+/// likely a typo, which reading the lines as nine puzzles would hide.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "line {line} is not a row of the 9-line block the other lines make: {reason} \
+     (each row is 9 digits, 0 or . for a blank, packed or space-separated)"
+)]
+pub struct BlockError {
+    /// The line's 1-based number in the input.
+    pub line: usize,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+/// Whether `line` is a row of a Baekjoon 2239 block: 9 digits or `.`, packed.
+fn is_packed_row(line: &str) -> bool {
+    line.len() == 9 && line.bytes().all(is_row_symbol)
+}
+
+/// Whether `line` is a row of a Baekjoon 2580 block: 9 digits or `.`, space-separated.
+fn is_spaced_row(line: &str) -> bool {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    fields.len() == 9
+        && fields
+            .iter()
+            .all(|f| f.len() == 1 && is_row_symbol(f.as_bytes()[0]))
+}
+
+fn is_row_symbol(byte: u8) -> bool {
+    byte.is_ascii_digit() || byte == b'.'
+}
+
+/// What keeps `line` from being a row of a block.
+fn row_problem(line: &str) -> String {
+    let symbols: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+    match symbols.iter().find(|&&c| !c.is_ascii_digit() && c != '.') {
+        Some(symbol) => format!("{symbol:?} is not a digit in {line:?}"),
+        None => format!("{} digits instead of 9 in {line:?}", symbols.len()),
     }
-    let is_digits = |s: &str| s.len() == 9 && s.bytes().all(|b| b.is_ascii_digit());
-    let is_spaced = |s: &str| {
-        let fields: Vec<&str> = s.split_whitespace().collect();
-        fields.len() == 9
-            && fields
-                .iter()
-                .all(|f| f.len() == 1 && f.as_bytes()[0].is_ascii_digit())
-    };
-    if lines.iter().all(|l| is_digits(l)) {
-        Layout::DigitBlock
-    } else if lines.iter().all(|l| is_spaced(l)) {
-        Layout::SpacedBlock
+}
+
+/// Tells which layout `input` uses: a 9-line block when it has exactly nine content lines
+/// of nine digits or `.` (packed or spaced), otherwise one puzzle per line. Nine lines of
+/// which five or more are rows of a block but some are not are a block with a typo.
+pub fn detect(input: &str) -> Result<Layout, BlockError> {
+    // Ten lines are enough to tell: a long file is never read through here.
+    let lines: Vec<(usize, &str)> = numbered_content_lines(input).take(10).collect();
+    if lines.len() != 9 {
+        return Ok(Layout::Lines);
+    }
+    let packed = lines.iter().filter(|(_, l)| is_packed_row(l)).count();
+    let spaced = lines.iter().filter(|(_, l)| is_spaced_row(l)).count();
+    let (layout, is_row, rows) = if packed >= spaced {
+        (
+            Layout::DigitBlock,
+            is_packed_row as fn(&str) -> bool,
+            packed,
+        )
     } else {
-        Layout::Lines
+        (
+            Layout::SpacedBlock,
+            is_spaced_row as fn(&str) -> bool,
+            spaced,
+        )
+    };
+    match lines.iter().find(|(_, line)| !is_row(line)) {
+        None => Ok(layout),
+        Some(&(line, text)) if rows >= 5 => Err(BlockError {
+            line,
+            reason: row_problem(text),
+        }),
+        Some(_) => Ok(Layout::Lines),
     }
 }
 
@@ -86,10 +136,17 @@ pub fn puzzle_lines(input: &str) -> impl Iterator<Item = &str> {
 
 /// Non-blank, non-comment lines, trimmed.
 fn content_lines(input: &str) -> impl Iterator<Item = &str> {
+    numbered_content_lines(input).map(|(_, line)| line)
+}
+
+/// Non-blank, non-comment lines, trimmed, with their 1-based line numbers.
+fn numbered_content_lines(input: &str) -> impl Iterator<Item = (usize, &str)> {
     input
         .lines()
         .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .enumerate()
+        .map(|(index, line)| (index + 1, line))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
 }
 
 #[cfg(test)]
@@ -106,12 +163,38 @@ mod tests {
     #[test]
     fn nine_lines_of_81_symbols_are_lines_not_a_block() {
         let input = format!("{}\n", ".".repeat(81)).repeat(9);
-        assert_eq!(detect(&input), Layout::Lines);
+        assert_eq!(detect(&input), Ok(Layout::Lines));
         let block = "000000000\n".repeat(9);
-        assert_eq!(detect(&block), Layout::DigitBlock);
+        assert_eq!(detect(&block), Ok(Layout::DigitBlock));
         assert_eq!(
             detect(&"0 0 0 0 0 0 0 0 0\n".repeat(9)),
-            Layout::SpacedBlock
+            Ok(Layout::SpacedBlock)
         );
+    }
+
+    #[test]
+    fn dots_are_blanks_in_both_blocks() {
+        let block = "5.3......\n".repeat(9);
+        assert_eq!(detect(&block), Ok(Layout::DigitBlock));
+        assert_eq!(
+            detect(&"5 . 3 . . . . . .\n".repeat(9)),
+            Ok(Layout::SpacedBlock)
+        );
+        assert_eq!(parse_block(&block).unwrap().get(0, 2), 3);
+    }
+
+    #[test]
+    fn a_block_with_one_bad_line_names_the_line_and_why() {
+        let mut lines = ["000000000"; 9];
+        lines[3] = "00000000";
+        let input = format!("# a comment\n{}\n", lines.join("\n"));
+        let error = detect(&input).unwrap_err();
+        // Line 5 of the input: the comment is line 1.
+        assert_eq!(error.line, 5);
+        assert!(error.reason.contains("8 digits"), "{error}");
+        lines[3] = "0000x0000";
+        let error = detect(&lines.join("\n")).unwrap_err();
+        assert_eq!(error.line, 4);
+        assert!(error.reason.contains("'x'"), "{error}");
     }
 }

@@ -340,6 +340,71 @@ fn a_puzzle_that_outlasts_the_time_limit_answers_timeout_and_fails() {
 }
 
 #[test]
+fn a_line_whose_givens_clash_says_which_clash() {
+    let classic = read_puzzles("9x9/top95.txt")[0].text.clone();
+    // Two 9s in row 0: the first cell, and wherever row 0 already has one (or a new one).
+    let clash = format!("9{}", &with_symbol(&classic, 8, '9')[1..]);
+    let result = run(&["solve"], &format!("{clash}\n{classic}\n"));
+    let first = result.stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("unsolvable: the givens clash: ") && first.contains("row 0 has 9"),
+        "{first}"
+    );
+    assert!(!result.success);
+}
+
+#[test]
+fn every_reading_command_takes_a_file_argument_and_dash_for_stdin() {
+    let commands: [(&[&str], &str); 4] = [
+        (&["solve", "--threads", "1"], "9x9/top95.txt"),
+        (&["validate"], "9x9/top95.txt"),
+        (&["rate", "--threads", "1"], "9x9/top95.txt"),
+        (&["explain"], "boj/2239.in"),
+    ];
+    for (command, file) in commands {
+        let path = common::data_path(file);
+        let path = path.to_str().expect("a UTF-8 path");
+        let from_file = run(&[command, &[path]].concat(), "");
+        let from_stdin = run(&[command, &["-"]].concat(), &read_data(file));
+        assert!(from_file.success, "{command:?}: {}", from_file.stderr);
+        assert!(!from_file.stdout.is_empty(), "{command:?}");
+        assert_eq!(from_file.stdout, from_stdin.stdout, "{command:?}");
+    }
+    let missing = run(&["solve", "no/such/puzzles.txt"], "");
+    assert_eq!(missing.code, Some(1));
+    assert!(
+        missing.stderr.contains("cannot read no/such/puzzles.txt"),
+        "{}",
+        missing.stderr
+    );
+}
+
+#[test]
+fn a_block_with_a_malformed_line_names_it_instead_of_reading_nine_puzzles() {
+    let input = read_data("boj/2239.in").replacen("103000509", "10300050", 1);
+    for command in ["solve", "validate"] {
+        let result = run(&[command], &input);
+        assert!(!result.success, "{command}");
+        assert!(
+            result
+                .stderr
+                .contains("line 1 is not a row of the 9-line block")
+                && result.stderr.contains("8 digits instead of 9"),
+            "{command}: {}",
+            result.stderr
+        );
+    }
+}
+
+#[test]
+fn dots_are_blanks_in_a_block_too() {
+    let dotted = read_data("boj/2239.in").replace('0', ".");
+    let result = run(&["solve", "--lexicographic"], &dotted);
+    assert_eq!(result.stdout, read_data("boj/2239.out"));
+    assert!(result.success, "stderr: {}", result.stderr);
+}
+
+#[test]
 fn empty_input_is_an_error() {
     for command in [&["solve"][..], &["validate"][..]] {
         let run = run(command, "# only a comment\n\n");

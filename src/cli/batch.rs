@@ -74,8 +74,8 @@ impl Tally {
             String::new()
         };
         format!(
-            "{} puzzles: {} solved{multiple}, {} unsolvable, {} timed out, {} invalid in {seconds:.3} s ({rate:.0} puzzles/s)",
-            self.total(),
+            "{}: {} solved{multiple}, {} unsolvable, {} timed out, {} invalid in {seconds:.3} s ({rate:.0} puzzles/s)",
+            super::counted(self.total(), "puzzle"),
             self.solved,
             self.unsolvable,
             self.timed_out,

@@ -137,8 +137,8 @@ pub fn generate(
     written.and_then(|()| out.flush())?;
     writeln!(
         err,
-        "{} puzzles from seed {seed}: {} generated, {failed} timed out in {:.3} s",
-        seeds.len(),
+        "{} from seed {seed}: {} generated, {failed} timed out in {:.3} s",
+        super::counted(seeds.len(), "puzzle"),
         seeds.len() - failed,
         started.elapsed().as_secs_f64()
     )?;

@@ -1,5 +1,5 @@
-//! The `solve`, `validate`, `rate`, `explain` and `generate` subcommands: plain-text puzzles on stdin,
-//! answers on stdout.
+//! The `solve`, `validate`, `rate`, `explain` and `generate` subcommands: plain-text
+//! puzzles from a file or stdin, answers on stdout.
 //!
 //! A 9-line block (Baekjoon 2239 or 2580) is answered in the same shape; a file with one
 //! puzzle per line gets one answer line per puzzle, in input order, and a summary on
@@ -38,12 +38,50 @@ fn worker_threads(requested: Option<u16>) -> usize {
     )
 }
 
-/// What stdin without a single puzzle gets: an empty answer would look like success.
-const NO_PUZZLES: &str = "no puzzles on stdin: expected a 9-line block or one puzzle per line";
+/// What input without a single puzzle gets: an empty answer would look like success.
+const NO_PUZZLES: &str = "no puzzles in the input: expected a 9-line block or one puzzle per line";
+
+/// What the commands that read puzzles expect, for a person typing at a terminal.
+pub const EXPECTED_INPUT: &str = "a 9-line block (9 digits per line, 0 or . for a blank, \
+     packed or space-separated) or one puzzle per line (81 symbols, 0 or . for a blank)";
+
+/// Where a command reads its puzzles.
+#[derive(Debug, Clone, Args)]
+pub struct InputArgs {
+    /// File of puzzles; `-` or none reads standard input.
+    #[arg(value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
+}
+
+impl InputArgs {
+    /// The file to read, or `None` for standard input.
+    pub fn path(&self) -> Option<&std::path::Path> {
+        self.file.as_deref().filter(|path| path.as_os_str() != "-")
+    }
+}
+
+/// `1 puzzle`, `2 puzzles`: a count and its noun.
+fn counted(count: usize, noun: &str) -> String {
+    match count {
+        1 => format!("1 {noun}"),
+        _ => format!("{count} {noun}s"),
+    }
+}
+
+/// Flags of `sudoku-service validate`.
+#[derive(Debug, Clone, Args)]
+pub struct ValidateArgs {
+    /// Where the grids come from.
+    #[command(flatten)]
+    pub input: InputArgs,
+}
 
 /// Flags of `sudoku-service solve`.
 #[derive(Debug, Clone, Args)]
 pub struct SolveArgs {
+    /// Where the puzzles come from.
+    #[command(flatten)]
+    pub input: InputArgs,
     /// Return the smallest solution read row by row (Baekjoon 2239) instead of the first found.
     #[arg(long)]
     pub lexicographic: bool,
@@ -99,7 +137,13 @@ pub fn solve(
     err: &mut impl Write,
 ) -> io::Result<Status> {
     let options = args.options();
-    let layout = text_format::detect(input);
+    let layout = match text_format::detect(input) {
+        Ok(layout) => layout,
+        Err(error) => {
+            writeln!(err, "invalid: {error}")?;
+            return Ok(Status::Failure);
+        }
+    };
     if layout == Layout::Lines {
         let threads = worker_threads(args.threads);
         let started = Instant::now();
@@ -184,6 +228,14 @@ fn solve_line(
         Outcome::Unsolvable => {
             tally.unsolvable += 1;
             out.extend_from_slice(b"unsolvable");
+            // Clashing givens are the usual reason, and the one a person can fix.
+            let verdict = validate(&grid);
+            if !verdict.valid {
+                let clashes = verdict.conflicts.iter().map(verdict::describe_conflict);
+                let clashes: Vec<String> = clashes.collect();
+                write!(out, ": the givens clash: {}", clashes.join("; "))
+                    .expect("writing to a Vec cannot fail");
+            }
         }
         Outcome::Cancelled => {
             tally.timed_out += 1;
@@ -199,8 +251,12 @@ pub fn validate_input(
     err: &mut impl Write,
 ) -> io::Result<Status> {
     let puzzles: Vec<&str> = match text_format::detect(input) {
-        Layout::Lines => text_format::puzzle_lines(input).collect(),
-        Layout::DigitBlock | Layout::SpacedBlock => vec![input],
+        Ok(Layout::Lines) => text_format::puzzle_lines(input).collect(),
+        Ok(Layout::DigitBlock | Layout::SpacedBlock) => vec![input],
+        Err(error) => {
+            writeln!(err, "invalid: {error}")?;
+            return Ok(Status::Failure);
+        }
     };
     if puzzles.is_empty() {
         writeln!(err, "{NO_PUZZLES}")?;
@@ -218,7 +274,7 @@ pub fn validate_input(
         };
         writeln!(out, "{text}")?;
     }
-    writeln!(err, "{valid} of {} grids valid", puzzles.len())?;
+    writeln!(err, "{valid} of {} valid", counted(puzzles.len(), "grid"))?;
     Ok(if valid == puzzles.len() {
         Status::Success
     } else {

@@ -10,7 +10,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::batch::{self, Tally};
-use super::{MAX_THREADS, NO_PUZZLES, Status, worker_threads};
+use super::{InputArgs, MAX_THREADS, NO_PUZZLES, Status, worker_threads};
 use crate::grid::Grid;
 use crate::http::{GridOutput, explain_response, rate_response};
 use crate::logic::step::round_rating;
@@ -21,6 +21,9 @@ use crate::text_format::{self, Layout};
 /// Flags of `sudoku-service rate`.
 #[derive(Debug, Clone, Args)]
 pub struct RateArgs {
+    /// Where the puzzles come from.
+    #[command(flatten)]
+    pub input: InputArgs,
     /// Write one JSON object per puzzle (the fields of `POST /rate`) instead of a line of
     /// text.
     #[arg(long)]
@@ -45,6 +48,9 @@ pub struct WorkerArgs {
 /// Flags of `sudoku-service explain`.
 #[derive(Debug, Clone, Args)]
 pub struct ExplainArgs {
+    /// Where the puzzle comes from.
+    #[command(flatten)]
+    pub input: InputArgs,
     /// Write the answer of `POST /explain` as JSON instead of the steps as text.
     #[arg(long)]
     pub json: bool,
@@ -143,8 +149,12 @@ fn summary(tally: &Tally, elapsed: Duration) -> String {
     let seconds = elapsed.as_secs_f64();
     let total = tally.solved + tally.unsolvable + tally.timed_out + tally.invalid;
     format!(
-        "{total} puzzles: {} rated, {} without exactly one solution, {} timed out, {} invalid in {seconds:.3} s",
-        tally.solved, tally.unsolvable, tally.timed_out, tally.invalid,
+        "{}: {} rated, {} without exactly one solution, {} timed out, {} invalid in {seconds:.3} s",
+        super::counted(total, "puzzle"),
+        tally.solved,
+        tally.unsolvable,
+        tally.timed_out,
+        tally.invalid,
     )
 }
 
@@ -157,7 +167,7 @@ pub fn explain(
     err: &mut impl Write,
 ) -> io::Result<Status> {
     let puzzle = match text_format::detect(input) {
-        Layout::Lines => {
+        Ok(Layout::Lines) => {
             let mut lines = text_format::puzzle_lines(input);
             match (lines.next(), lines.next()) {
                 (Some(line), None) => Grid::parse_symbols(line),
@@ -174,7 +184,11 @@ pub fn explain(
                 }
             }
         }
-        Layout::DigitBlock | Layout::SpacedBlock => text_format::parse_block(input),
+        Ok(Layout::DigitBlock | Layout::SpacedBlock) => text_format::parse_block(input),
+        Err(error) => {
+            writeln!(err, "invalid: {error}")?;
+            return Ok(Status::Failure);
+        }
     };
     let puzzle = match puzzle {
         Ok(puzzle) => puzzle,

@@ -112,10 +112,10 @@ pub trait ConnectionObserver: Send + Sync + 'static {
 #[derive(Debug, Error)]
 pub enum ServerError {
     /// The signal handlers could not be installed.
-    #[error("cannot listen for shutdown signals: {0}")]
+    #[error("cannot listen for shutdown signals")]
     Signals(#[source] io::Error),
     /// The listen address could not be bound.
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}")]
     Bind {
         /// The address that was asked for.
         addr: SocketAddr,
