@@ -573,6 +573,36 @@ fn dockerfile_runs_a_non_root_exec_form_service() {
 }
 
 #[test]
+fn every_image_tag_in_the_docs_and_manifests_is_the_crate_version() {
+    let expected = format!("sudoku-service:{}", env!("CARGO_PKG_VERSION"));
+    let files = [
+        "README.md",
+        "Dockerfile",
+        "deploy/README.md",
+        "deploy/kubernetes/deployment.yaml",
+        "deploy/kubernetes/kustomization.yaml",
+    ];
+    let mut tags = 0;
+    for file in files {
+        let text = std::fs::read_to_string(project_root().join(file)).unwrap();
+        // An image reference: the name, a colon, then a tag (not `sudoku-service:80`, a
+        // Service address, nor a problem URN).
+        for (index, _) in text.match_indices("sudoku-service:") {
+            let tag: String = text[index..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || ":.-_".contains(*c))
+                .collect();
+            let is_image = tag.split(':').nth(1).is_some_and(|t| t.contains('.'));
+            if is_image {
+                assert_eq!(tag, expected, "{file}");
+                tags += 1;
+            }
+        }
+    }
+    assert!(tags >= 5, "only {tags} image references found");
+}
+
+#[test]
 fn image_and_deployment_agree_on_the_port() {
     let instructions = dockerfile();
     let stage = runtime_stage(&instructions);

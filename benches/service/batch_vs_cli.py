@@ -37,7 +37,7 @@ def puzzles(path):
 def timed(command, stdin, stdout):
     """Runs `command` with the given files, and returns how long it took in seconds."""
     started = time.perf_counter()
-    subprocess.run(command, stdin=stdin, stdout=stdout, check=True)
+    subprocess.run(command, stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL, check=True)
     return time.perf_counter() - started
 
 

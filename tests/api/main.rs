@@ -14,5 +14,6 @@ mod limits;
 mod logic;
 mod openapi;
 mod ops;
+mod readme;
 mod solve;
 mod validate;
