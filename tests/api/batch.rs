@@ -185,18 +185,25 @@ async fn a_declared_length_over_the_limit_and_a_wrong_type_are_refused_at_once()
     assert!(problem["detail"].as_str().unwrap().contains(NDJSON));
 }
 
+/// Starts a chunked `POST /solve/batch` on a connection of its own, its first chunk
+/// `line`, and leaves the body open.
+fn open_chunked_batch(addr: std::net::SocketAddr, line: &str) -> RawConnection {
+    let mut client = RawConnection::open(addr);
+    client.send(format!(
+        "POST /solve/batch HTTP/1.1\r\nHost: test\r\nContent-Type: {NDJSON}\r\n\
+         Transfer-Encoding: chunked\r\n\r\n{:x}\r\n{line}\r\n",
+        line.len()
+    ));
+    client
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn answers_stream_before_the_body_has_all_arrived() {
     let server = spawn_app(limits()).await;
     let line = format!("{}\n", json!({ "grid": CLASSIC }));
     let (first, rest) = server
         .blocking(move |addr| {
-            let mut client = RawConnection::open(addr);
-            client.send(format!(
-                "POST /solve/batch HTTP/1.1\r\nHost: test\r\nContent-Type: {NDJSON}\r\n\
-                 Transfer-Encoding: chunked\r\n\r\n{:x}\r\n{line}\r\n",
-                line.len()
-            ));
+            let mut client = open_chunked_batch(addr, &line);
             // The first answer arrives while the body is still open.
             let first = client.read_until("\"line\":1,");
             client.send(format!("{:x}\r\n{line}\r\n0\r\n\r\n", line.len()));
@@ -216,14 +223,8 @@ async fn a_batch_body_slower_than_the_minimum_rate_ends_with_a_timeout_line() {
     let line = format!("{}\n", json!({ "grid": CLASSIC }));
     let answer = server
         .blocking(move |addr| {
-            let mut client = RawConnection::open(addr);
-            client.send(format!(
-                "POST /solve/batch HTTP/1.1\r\nHost: test\r\nContent-Type: {NDJSON}\r\n\
-                 Transfer-Encoding: chunked\r\n\r\n{:x}\r\n{line}\r\n",
-                line.len()
-            ));
             // Then nothing more.
-            client.read_until("request_timeout")
+            open_chunked_batch(addr, &line).read_until("request_timeout")
         })
         .await;
     let solved = answer.find("\"line\":1,").expect("line 1 is answered");
