@@ -43,6 +43,27 @@ fn every_route_is_documented() {
     }
 }
 
+#[test]
+fn every_reference_resolves() {
+    fn walk(spec: &Value, value: &Value, found: &mut usize) {
+        match value {
+            Value::Object(members) => {
+                if members.contains_key("$ref") {
+                    resolve(spec, value);
+                    *found += 1;
+                }
+                members.values().for_each(|v| walk(spec, v, found));
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(spec, v, found)),
+            _ => {}
+        }
+    }
+    let spec = spec();
+    let mut found = 0;
+    walk(&spec, &spec, &mut found);
+    assert!(found > 50, "only {found} references");
+}
+
 #[tokio::test]
 async fn every_documented_operation_is_routed() {
     let spec = spec();
