@@ -149,27 +149,43 @@ fn answer_chunks_in_parallel(
     abandoned: &Arc<AtomicBool>,
     sink: &mut Sink<impl Write>,
 ) -> io::Result<()> {
-    let next_chunk = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel::<(usize, Vec<u8>, Tally)>();
+    in_order_on_threads(
+        chunks.len(),
+        threads,
+        abandoned,
+        |index| answer_chunk(chunks[index], answer, abandoned),
+        |(text, tally)| sink.write(&text, tally),
+    )
+}
+
+/// Runs `work` on `0..count` on `threads` workers, which take the next index from a shared
+/// counter, and hands each result to `write` on the calling thread in index order, as soon
+/// as those before it are written. `stop` is raised when writing fails or ends, and the
+/// workers take no more work once it is.
+pub(super) fn in_order_on_threads<T: Send>(
+    count: usize,
+    threads: usize,
+    stop: &Arc<AtomicBool>,
+    work: impl Fn(usize) -> T + Sync,
+    mut write: impl FnMut(T) -> io::Result<()>,
+) -> io::Result<()> {
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel::<(usize, T)>();
     thread::scope(|scope| {
         for _ in 0..threads {
             let sender = sender.clone();
-            let next_chunk = &next_chunk;
+            let (next, work) = (&next, &work);
             let started = thread::Builder::new().spawn_scoped(scope, move || {
-                while !abandoned.load(Ordering::Relaxed) {
-                    let index = next_chunk.fetch_add(1, Ordering::Relaxed);
-                    let Some(chunk) = chunks.get(index) else {
-                        break;
-                    };
-                    let (text, tally) = answer_chunk(chunk, answer, abandoned);
-                    if sender.send((index, text, tally)).is_err() {
+                while !stop.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= count || sender.send((index, work(index))).is_err() {
                         break;
                     }
                 }
             });
             if let Err(error) = started {
                 // The workers that did start see the flag and stop.
-                abandoned.store(true, Ordering::Relaxed);
+                stop.store(true, Ordering::Relaxed);
                 return Err(io::Error::new(
                     error.kind(),
                     format!("cannot start {threads} worker threads: {error}"),
@@ -177,8 +193,18 @@ fn answer_chunks_in_parallel(
             }
         }
         drop(sender);
-        let written = write_in_order(receiver, sink);
-        abandoned.store(true, Ordering::Relaxed);
+        // Results come in any order; each is written once those before it are.
+        let mut early = BTreeMap::new();
+        let mut next_to_write = 0;
+        let written = receiver.into_iter().try_for_each(|(index, result)| {
+            early.insert(index, result);
+            while let Some(result) = early.remove(&next_to_write) {
+                write(result)?;
+                next_to_write += 1;
+            }
+            Ok(())
+        });
+        stop.store(true, Ordering::Relaxed);
         written
     })
 }
@@ -197,23 +223,6 @@ impl<W: Write> Sink<'_, W> {
         self.progress.inc(tally.total() as u64);
         self.out.write_all(text)
     }
-}
-
-/// Writes chunks as soon as all the ones before them are written.
-fn write_in_order(
-    receiver: mpsc::Receiver<(usize, Vec<u8>, Tally)>,
-    sink: &mut Sink<impl Write>,
-) -> io::Result<()> {
-    let mut early: BTreeMap<usize, (Vec<u8>, Tally)> = BTreeMap::new();
-    let mut next_to_write = 0;
-    for (index, text, tally) in receiver {
-        early.insert(index, (text, tally));
-        while let Some((text, tally)) = early.remove(&next_to_write) {
-            sink.write(&text, tally)?;
-            next_to_write += 1;
-        }
-    }
-    Ok(())
 }
 
 /// The answers to the puzzle lines of `chunk` (UTF-8 text), a line each, and how they
@@ -240,7 +249,11 @@ fn progress_bar(input: &str, wanted: bool) -> ProgressBar {
     if puzzles < PROGRESS_BAR_MIN_PUZZLES {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::new(puzzles as u64);
+    puzzle_bar(ProgressBar::new(puzzles as u64))
+}
+
+/// `bar` drawn as a bar with the puzzles done, their rate and the time left.
+pub(super) fn puzzle_bar(bar: ProgressBar) -> ProgressBar {
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles, {per_sec}, eta {eta}")
             .expect("the progress template is valid"),

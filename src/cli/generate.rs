@@ -1,16 +1,16 @@
 //! The `generate` subcommand: proper puzzles on stdout, one per line (or one JSON object
 //! per line), made on every core and written in the order of their seeds.
 
-use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget};
 use serde_json::json;
 
+use super::batch::{in_order_on_threads, puzzle_bar};
 use super::rate::{WorkerArgs, cancellation};
 use super::{Status, worker_threads};
 use crate::generate::{self, GenerateError, GenerateOptions, MAX_SEED, Symmetry};
@@ -91,48 +91,21 @@ pub fn generate(
     let started = Instant::now();
     let progress = progress_bar(seeds.len());
     let stop = Arc::new(AtomicBool::new(false));
-    let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel();
     let mut failed = 0;
-    let written = std::thread::scope(|scope| -> io::Result<()> {
-        for _ in 0..worker_threads(args.workers.threads).min(seeds.len()) {
-            let sender = sender.clone();
-            let (seeds, next, stop) = (&seeds, &next, &stop);
-            std::thread::Builder::new()
-                .name("generate".into())
-                .spawn_scoped(scope, move || {
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&seed) = seeds.get(index) else {
-                            return;
-                        };
-                        let cancel = cancellation(args.workers.timeout_ms, Arc::clone(stop));
-                        let made = generate::generate(&options, seed, &cancel);
-                        if sender.send((index, made)).is_err() {
-                            return;
-                        }
-                    }
-                })?;
-        }
-        drop(sender);
-        // Answers come in any order; each is written once those of the seeds before it are.
-        let mut waiting = BTreeMap::new();
-        let mut written = 0;
-        for (index, made) in receiver {
-            waiting.insert(index, made);
-            while let Some(made) = waiting.remove(&written) {
-                failed += usize::from(made.is_err());
-                let line = line(&made, seeds[written], args.json);
-                if let Err(error) = writeln!(out, "{line}") {
-                    stop.store(true, Ordering::Relaxed);
-                    return Err(error);
-                }
-                written += 1;
-                progress.inc(1);
-            }
-        }
-        Ok(())
-    });
+    let written = in_order_on_threads(
+        seeds.len(),
+        worker_threads(args.workers.threads).min(seeds.len()),
+        &stop,
+        |index| {
+            let cancel = cancellation(args.workers.timeout_ms, Arc::clone(&stop));
+            (index, generate::generate(&options, seeds[index], &cancel))
+        },
+        |(index, made)| {
+            failed += usize::from(made.is_err());
+            progress.inc(1);
+            writeln!(out, "{}", line(&made, seeds[index], args.json))
+        },
+    );
     progress.finish_and_clear();
     written.and_then(|()| out.flush())?;
     writeln!(
@@ -170,10 +143,8 @@ fn progress_bar(puzzles: usize) -> ProgressBar {
     if puzzles < 2 || !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::with_draw_target(Some(puzzles as u64), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles, {per_sec}, eta {eta}")
-            .expect("the progress template is valid"),
-    );
-    bar
+    puzzle_bar(ProgressBar::with_draw_target(
+        Some(puzzles as u64),
+        ProgressDrawTarget::stderr(),
+    ))
 }

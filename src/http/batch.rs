@@ -30,7 +30,7 @@ use tokio::time::Instant;
 use tokio_util::task::AbortOnDropHandle;
 
 use super::body::{BodyBudget, BufferedBody, declared_length, read_error};
-use super::json::{has_media_type, parse};
+use super::json::{has_media_type, parse, to_json};
 use super::problem::ApiError;
 use super::{AppState, Limits};
 
@@ -104,8 +104,11 @@ where
                         cause: format!("a batch line failed: {error}"),
                     };
                     let json = failed.problem_json();
-                    let lines = numbers.iter().map(|&number| numbered(number, &json));
-                    lines.collect::<Vec<_>>().concat()
+                    let mut answers = Vec::new();
+                    for &number in &numbers {
+                        push_numbered(&mut answers, number, &json);
+                    }
+                    answers
                 });
                 Ok::<_, Infallible>(Bytes::from(answers))
             }
@@ -129,7 +132,7 @@ where
     let mut answers = Vec::new();
     for (number, line) in group {
         let json = answer_line(state.clone(), line, &answer).await;
-        answers.extend_from_slice(&numbered(number, &json));
+        push_numbered(&mut answers, number, &json);
     }
     answers
 }
@@ -151,20 +154,14 @@ where
         Ok(request) => answer(state, request).await,
         Err(error) => Err(error),
     };
-    match answered {
-        Ok(response) => serde_json::to_vec(&response).unwrap_or_else(|error| {
-            ApiError::Internal {
-                cause: format!("could not write the answer as JSON: {error}"),
-            }
-            .problem_json()
-        }),
-        Err(error) => error.problem_json(),
-    }
+    answered
+        .and_then(|response| to_json(&response))
+        .unwrap_or_else(|error| error.problem_json())
 }
 
-/// `object` (a JSON object) with `"line": number` as its first member, and a newline.
-fn numbered(number: usize, object: &[u8]) -> Vec<u8> {
-    let mut line = Vec::with_capacity(object.len() + 24);
+/// Appends `object` (a JSON object) to `out` with `"line": number` as its first member,
+/// and a newline.
+fn push_numbered(line: &mut Vec<u8>, number: usize, object: &[u8]) {
     write!(line, "{{\"line\":{number}").expect("writing to a Vec cannot fail");
     match object.get(1..) {
         Some(b"}") | None => line.push(b'}'),
@@ -174,7 +171,6 @@ fn numbered(number: usize, object: &[u8]) -> Vec<u8> {
         }
     }
     line.push(b'\n');
-    line
 }
 
 /// A line of the batch: its 1-based number, and its bytes or the problem it is.
@@ -199,15 +195,9 @@ struct LineReader {
     received: usize,
     /// Time spent waiting for the client's bytes.
     waited: Duration,
-    /// Whether the body went over the batch's size limit.
-    over_limit: bool,
     /// Whether the batch has ended.
     finished: bool,
-    line_limit: usize,
-    body_limit: usize,
-    max_lines: usize,
-    min_read_rate: u32,
-    read_grace: Duration,
+    limits: Limits,
 }
 
 impl LineReader {
@@ -222,13 +212,8 @@ impl LineReader {
             handed_out: 0,
             received: 0,
             waited: Duration::ZERO,
-            over_limit: false,
             finished: false,
-            line_limit: limits.body_limit_bytes,
-            body_limit: limits.batch_body_limit_bytes,
-            max_lines: limits.batch_max_lines,
-            min_read_rate: limits.batch_min_read_rate,
-            read_grace: limits.body_read_timeout,
+            limits: *limits,
         }
     }
 
@@ -268,10 +253,9 @@ impl LineReader {
         if self.broken.is_some() {
             return;
         }
-        if self.line.bytes.len() + piece.len() > self.line_limit {
-            self.broken = Some(ApiError::PayloadTooLarge {
-                limit: self.line_limit,
-            });
+        let limit = self.limits.body_limit_bytes;
+        if self.line.bytes.len() + piece.len() > limit {
+            self.broken = Some(ApiError::PayloadTooLarge { limit });
         } else if let Err(error) = self.line.append(piece, &self.budget).await {
             self.broken = Some(error);
         }
@@ -288,9 +272,9 @@ impl LineReader {
         if broken.is_none() && line.bytes.trim_ascii().is_empty() {
             return None;
         }
-        if self.handed_out == self.max_lines {
+        let limit = self.limits.batch_max_lines;
+        if self.handed_out == limit {
             self.finished = true;
-            let limit = self.max_lines;
             return Some((self.number, Err(ApiError::TooManyLines { limit })));
         }
         self.handed_out += 1;
@@ -301,31 +285,31 @@ impl LineReader {
     /// average rate once the grace period has passed, counting only the time spent
     /// waiting for it (not the time its answers take).
     async fn next_frame(&mut self) -> Result<Option<Bytes>, ApiError> {
-        if self.over_limit {
-            return Err(ApiError::PayloadTooLarge {
-                limit: self.body_limit,
-            });
+        let body_limit = self.limits.batch_body_limit_bytes;
+        let min_rate = self.limits.batch_min_read_rate;
+        // The last frame was cut at the limit: more would go over.
+        if self.received > body_limit {
+            return Err(ApiError::PayloadTooLarge { limit: body_limit });
         }
         loop {
-            let earned = Duration::from_secs_f64(self.received as f64 / self.min_read_rate as f64);
-            let allowed = (self.read_grace + earned).saturating_sub(self.waited);
+            let earned = Duration::from_secs_f64(self.received as f64 / f64::from(min_rate));
+            let allowed = (self.limits.body_read_timeout + earned).saturating_sub(self.waited);
             let started = Instant::now();
             let frame = tokio::time::timeout(allowed, self.body.frame()).await;
             self.waited += started.elapsed();
             let frame = frame.map_err(|_| ApiError::BodyTooSlow {
-                bytes_per_sec: self.min_read_rate,
+                bytes_per_sec: min_rate,
             })?;
             let Some(frame) = frame else { return Ok(None) };
-            let frame = frame.map_err(|error| read_error(&error, self.body_limit))?;
+            let frame = frame.map_err(|error| read_error(&error, body_limit))?;
             // Trailers carry no lines.
             let Ok(mut data) = frame.into_data() else {
                 continue;
             };
             self.received += data.len();
-            if self.received > self.body_limit {
+            if self.received > body_limit {
                 // The bytes within the limit are still answered.
-                data.truncate(data.len() - (self.received - self.body_limit));
-                self.over_limit = true;
+                data.truncate(data.len() - (self.received - body_limit));
             }
             return Ok(Some(data));
         }
@@ -338,7 +322,9 @@ mod tests {
 
     #[test]
     fn the_line_number_comes_first_in_every_object() {
-        assert_eq!(numbered(7, br#"{"a":1}"#), b"{\"line\":7,\"a\":1}\n");
-        assert_eq!(numbered(12, b"{}"), b"{\"line\":12}\n");
+        let mut out = Vec::new();
+        push_numbered(&mut out, 7, br#"{"a":1}"#);
+        push_numbered(&mut out, 12, b"{}");
+        assert_eq!(out, b"{\"line\":7,\"a\":1}\n{\"line\":12}\n");
     }
 }

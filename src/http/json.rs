@@ -87,19 +87,24 @@ pub(super) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     }
 }
 
+/// `value` written as JSON; a value that cannot be is a bug.
+pub(super) fn to_json<T: Serialize>(value: &T) -> Result<Vec<u8>, ApiError> {
+    let mut body = Vec::with_capacity(RESPONSE_CAPACITY);
+    serde_json::to_writer(&mut body, value).map_err(|error| ApiError::Internal {
+        cause: format!("could not write the answer as JSON: {error}"),
+    })?;
+    Ok(body)
+}
+
 impl<T: Serialize> IntoResponse for ApiJson<T> {
     fn into_response(self) -> Response {
-        let mut body = Vec::with_capacity(RESPONSE_CAPACITY);
-        match serde_json::to_writer(&mut body, &self.0) {
-            Ok(()) => (
+        match to_json(&self.0) {
+            Ok(body) => (
                 [(CONTENT_TYPE, HeaderValue::from_static(APPLICATION_JSON))],
                 body,
             )
                 .into_response(),
-            Err(error) => ApiError::Internal {
-                cause: format!("could not write the answer as JSON: {error}"),
-            }
-            .into_response(),
+            Err(error) => error.into_response(),
         }
     }
 }
