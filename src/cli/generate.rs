@@ -13,7 +13,7 @@ use serde_json::json;
 use super::batch::{in_order_on_threads, puzzle_bar};
 use super::rate::{WorkerArgs, cancellation};
 use super::{Status, worker_threads};
-use crate::generate::{self, GenerateError, GenerateOptions, MAX_SEED, Symmetry};
+use crate::generate::{self, Cancelled, GenerateOptions, MAX_SEED, Symmetry};
 use crate::http::puzzle_json;
 use crate::logic::{Level, MODEL};
 
@@ -123,7 +123,7 @@ pub fn generate(
 }
 
 /// The answer line of one puzzle.
-fn line(made: &Result<generate::Generated, GenerateError>, seed: u64, json: bool) -> String {
+fn line(made: &Result<generate::Generated, Cancelled>, seed: u64, json: bool) -> String {
     match (made, json) {
         (Ok(made), false) => made.puzzle.to_symbols(),
         (Ok(made), true) => {

@@ -30,16 +30,15 @@ pub const MAX_COUNT: usize = 100;
 /// make on demand.
 pub const RATING_RANGE: (f64, f64) = (1.0, 9.0);
 
-/// Why puzzles could not be generated.
+/// Options that ask for something impossible, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum GenerateError {
-    /// The options ask for something impossible.
-    #[error("{0}")]
-    Invalid(String),
-    /// The time limit passed or the caller went away before a puzzle was found.
-    #[error("stopped before a puzzle was found")]
-    Cancelled,
-}
+#[error("{0}")]
+pub struct InvalidOptions(String);
+
+/// The time limit passed or the caller went away before a puzzle was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("stopped before a puzzle was found")]
+pub struct Cancelled;
 
 /// What to generate; made by [`GenerateOptions::new`], which checks the combination.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -61,8 +60,8 @@ impl GenerateOptions {
         se_max: Option<f64>,
         symmetry: Symmetry,
         minimal: bool,
-    ) -> Result<GenerateOptions, GenerateError> {
-        let invalid = |detail: &str| Err(GenerateError::Invalid(detail.to_owned()));
+    ) -> Result<GenerateOptions, InvalidOptions> {
+        let invalid = |detail: &str| Err(InvalidOptions(detail.to_owned()));
         if size == 25 {
             return invalid(
                 "25×25 puzzles take far longer to make than the time limit; `size` must be 4, 9 or 16",
@@ -147,7 +146,7 @@ pub fn generate(
     options: &GenerateOptions,
     seed: u64,
     cancel: &Cancellation,
-) -> Result<Generated, GenerateError> {
+) -> Result<Generated, Cancelled> {
     let mut random = Random::new(seed);
     let orbits = options.symmetry.orbits(options.size);
     loop {
@@ -201,11 +200,7 @@ fn found(size: usize, puzzle: Vec<u8>, solution: Grid, rating: f64, seed: u64) -
 /// A random full grid: the boxes on the diagonal (which constrain each other in no way)
 /// filled at random, the rest completed by the solver, then the digits relabelled at
 /// random so the solver's preferences leave no trace.
-fn full_grid(
-    size: usize,
-    random: &mut Random,
-    cancel: &Cancellation,
-) -> Result<Grid, GenerateError> {
+fn full_grid(size: usize, random: &mut Random, cancel: &Cancellation) -> Result<Grid, Cancelled> {
     let box_size = (1..=size).find(|b| b * b == size).expect("a square size");
     let mut digits: Vec<u8> = (1..=size as u8).collect();
     loop {
@@ -225,7 +220,7 @@ fn full_grid(
                 let relabelled = solution.cells().iter().map(|&d| digits[usize::from(d) - 1]);
                 return Ok(grid(size, relabelled.collect()));
             }
-            Outcome::Cancelled => return Err(GenerateError::Cancelled),
+            Outcome::Cancelled => return Err(Cancelled),
             Outcome::Unsolvable => continue,
         }
     }
@@ -240,7 +235,7 @@ fn remove_givens(
     orbits: &[Vec<usize>],
     random: &mut Random,
     cancel: &Cancellation,
-) -> Result<(Vec<u8>, Vec<usize>), GenerateError> {
+) -> Result<(Vec<u8>, Vec<usize>), Cancelled> {
     let size = solution.size();
     let mut cells = solution.cells().to_vec();
     let mut order: Vec<usize> = (0..orbits.len()).collect();
@@ -262,7 +257,7 @@ fn remove_givens(
 }
 
 /// Whether the puzzle of `cells` (which has a solution) has only one.
-fn is_unique(size: usize, cells: &[u8], cancel: &Cancellation) -> Result<bool, GenerateError> {
+fn is_unique(size: usize, cells: &[u8], cancel: &Cancellation) -> Result<bool, Cancelled> {
     let options = SolveOptions {
         limit: 2,
         ..SolveOptions::default()
@@ -270,15 +265,15 @@ fn is_unique(size: usize, cells: &[u8], cancel: &Cancellation) -> Result<bool, G
     match solver::solve(&grid(size, cells.to_vec()), &options, cancel).outcome {
         Outcome::Solved { count, .. } => Ok(count == 1),
         Outcome::Unsolvable => Ok(false),
-        Outcome::Cancelled => Err(GenerateError::Cancelled),
+        Outcome::Cancelled => Err(Cancelled),
     }
 }
 
 /// The rating (ER, one decimal) of a proper puzzle, or `None` if none applies.
-fn rate(size: usize, cells: &[u8], cancel: &Cancellation) -> Result<Option<f64>, GenerateError> {
+fn rate(size: usize, cells: &[u8], cancel: &Cancellation) -> Result<Option<f64>, Cancelled> {
     match logic::rate(&grid(size, cells.to_vec()), cancel) {
         Ok(rating) => Ok(Some(round_rating(rating.er))),
-        Err(LogicError::Cancelled) => Err(GenerateError::Cancelled),
+        Err(LogicError::Cancelled) => Err(Cancelled),
         Err(_) => Ok(None),
     }
 }
@@ -424,9 +419,7 @@ mod tests {
         let new = |size, level, se_min, se_max| {
             GenerateOptions::new(size, level, se_min, se_max, Symmetry::None, false)
         };
-        let refused = |result: Result<GenerateOptions, GenerateError>| {
-            matches!(result, Err(GenerateError::Invalid(_)))
-        };
+        let refused = |result: Result<GenerateOptions, InvalidOptions>| result.is_err();
         assert!(refused(new(8, None, None, None)));
         assert!(refused(new(25, None, None, None)));
         assert!(refused(new(9, Some(Level::Beyond), None, None)));
@@ -443,9 +436,6 @@ mod tests {
         let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
         let cancel = Cancellation::none().with_flag(flag);
         let options = options(9, Some(Level::Extreme), Symmetry::None, true);
-        assert_eq!(
-            generate(&options, 1, &cancel),
-            Err(GenerateError::Cancelled)
-        );
+        assert_eq!(generate(&options, 1, &cancel), Err(Cancelled));
     }
 }

@@ -8,9 +8,7 @@ use super::AppState;
 use super::dto::GridOutput;
 use super::json::ApiJson;
 use super::problem::ApiError;
-use crate::generate::{
-    self, GenerateError, GenerateOptions, Generated, MAX_COUNT, MAX_SEED, Symmetry,
-};
+use crate::generate::{self, Cancelled, GenerateOptions, Generated, MAX_COUNT, MAX_SEED, Symmetry};
 use crate::grid::Grid;
 use crate::logic::{Level, MODEL};
 use crate::solver_pool::PoolError;
@@ -78,14 +76,11 @@ pub async fn generate(
     let generated = state
         .pool()
         .run(limit, move |cancel| {
-            let made: Result<Vec<Generated>, GenerateError> = seeds
+            let made: Result<Vec<Generated>, Cancelled> = seeds
                 .iter()
                 .map(|&seed| generate::generate(&options, seed, cancel))
                 .collect();
-            match made {
-                Err(GenerateError::Cancelled) => None,
-                made => Some(made),
-            }
+            made.ok()
         })
         .await
         .map_err(|error| match error {
@@ -93,8 +88,7 @@ pub async fn generate(
                 timeout_ms: limit.as_millis(),
             },
             other => other.into(),
-        })?
-        .map_err(|error| ApiError::InvalidRequest(error.to_string()))?;
+        })?;
     Ok(ApiJson(GenerateResponse {
         model: MODEL,
         puzzles: generated
