@@ -5,8 +5,8 @@
 //! handler (`solve`, `validate`) parses the grid and hands it to the
 //! [`crate::solver_pool::SolverPool`], and the answer goes back as JSON, or as
 //! a `problem` (RFC 9457) when anything fails. `ops` has the liveness, readiness, metrics
-//! and API description endpoints, `metrics` the Prometheus registry, and `middleware` the
-//! layers around it all.
+//! and API description endpoints, `playground` the web page at `/`, `metrics` the
+//! Prometheus registry, and `middleware` the layers around it all.
 
 mod batch;
 mod body;
@@ -17,6 +17,7 @@ mod json;
 mod metrics;
 mod middleware;
 mod ops;
+mod playground;
 mod problem;
 mod solve;
 mod validate;
@@ -177,6 +178,9 @@ fn endpoints() -> Vec<Endpoint> {
         endpoint(Method::GET, "/readyz", ops::readyz),
         endpoint(Method::GET, "/metrics", ops::metrics),
         endpoint(Method::GET, "/openapi.yaml", ops::openapi),
+        endpoint(Method::GET, "/", playground::page),
+        endpoint(Method::GET, "/playground.js", playground::script),
+        endpoint(Method::GET, "/playground.css", playground::style),
     ]
 }
 

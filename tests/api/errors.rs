@@ -346,7 +346,7 @@ async fn an_unknown_path_is_404() {
     let answer = get(&app(), "/solver").await;
     let problem = answer.problem(StatusCode::NOT_FOUND, "not_found");
     assert!(problem["detail"].as_str().unwrap().contains("/solver"));
-    post_json(&app(), "/", &json!({}))
+    post_json(&app(), "/solver", &json!({}))
         .await
         .problem(StatusCode::NOT_FOUND, "not_found");
 }

@@ -2,6 +2,7 @@
 //! on a random port. One module per feature; `helpers` starts apps and builds grids.
 
 mod batch;
+mod browser;
 mod busy_grid;
 #[path = "../common/mod.rs"]
 mod common;
@@ -14,6 +15,8 @@ mod limits;
 mod logic;
 mod openapi;
 mod ops;
+mod playground;
 mod readme;
 mod solve;
 mod validate;
+mod webdriver;
