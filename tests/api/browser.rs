@@ -158,6 +158,32 @@ async fn explain_steps_forwards_and_backwards() {
         });
     assert!(placed, "{board}");
     browser.screenshot("step-3").await;
+
+    // The first step that removes candidates shows them struck through.
+    let first = steps
+        .iter()
+        .position(|step| !step["eliminations"].as_array().unwrap().is_empty())
+        .unwrap();
+    for _ in 2..first {
+        browser.click("next").await;
+    }
+    assert_eq!(browser.text("status").await, steps[first]["text"]);
+    let struck = "[...document.querySelectorAll('#board .cell')].flatMap((cell, i) => \
+        [...cell.querySelectorAll('.marks .eliminated')].map((mark) => \
+        ({ row: Math.floor(i / 9), col: i % 9, digit: Number(mark.textContent) })))";
+    let expected: Vec<Value> = steps[first]["eliminations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| {
+            let digits = e["digits"].as_array().unwrap().clone();
+            digits
+                .into_iter()
+                .map(move |digit| json!({ "row": e["row"], "col": e["col"], "digit": digit }))
+        })
+        .collect();
+    assert_eq!(browser.eval(struck).await, json!(expected));
+    browser.screenshot("eliminations").await;
     browser.close().await;
 }
 
@@ -198,6 +224,33 @@ async fn a_seed_generates_the_same_puzzle_twice() {
             .await
             .contains(&format!("({})", level.as_str().unwrap()))
     );
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: apt-get install chromium chromium-driver, then --include-ignored"]
+async fn a_16x16_puzzle_is_generated_and_solved() {
+    let browser = Browser::open("sixteen", 1280, 1000).await;
+    browser.visit_playground().await;
+    browser.select("size", "16").await;
+    browser.settle().await;
+    assert_eq!(browser.board().await, ".".repeat(256));
+    browser.type_into("seed", "7").await;
+    browser.click("generate").await;
+    let puzzle = browser.board().await;
+    let expected = browser
+        .server
+        .post("/generate", &json!({ "size": 16, "seed": 7 }))
+        .await
+        .json::<Value>()
+        .await
+        .unwrap();
+    assert_eq!(expected["puzzles"][0]["puzzle"], json!(puzzle));
+    browser.screenshot("generated").await;
+    browser.click("solve").await;
+    let board = browser.board().await;
+    assert!(solves(&puzzle, &board), "{board}");
+    browser.screenshot("solved").await;
     browser.close().await;
 }
 
@@ -291,6 +344,10 @@ async fn the_page_fits_a_phone_screen() {
     let fits = "document.documentElement.scrollWidth <= window.innerWidth \
         && document.getElementById('board').getBoundingClientRect().right <= window.innerWidth";
     assert_eq!(browser.eval(fits).await, json!(true));
+    // Every control has a name a screen reader can say.
+    let named = "[...document.querySelectorAll('input, select, button')].every((control) => \
+        control.labels?.length || control.getAttribute('aria-label') || control.textContent.trim())";
+    assert_eq!(browser.eval(named).await, json!(true));
     browser.screenshot("classic").await;
     browser.close().await;
 }
