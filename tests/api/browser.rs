@@ -124,6 +124,48 @@ async fn a_wrong_digit_is_pointed_out_by_the_hint() {
 
 #[tokio::test]
 #[ignore = "needs Chromium: apt-get install chromium chromium-driver, then --include-ignored"]
+async fn pencil_marks_are_kept_and_a_removed_true_candidate_is_pointed_out() {
+    let browser = Browser::open("marks", 1280, 1000).await;
+    browser.visit_playground().await;
+    browser.paste(CLASSIC).await;
+    browser.click("pencil").await;
+    let marks =
+        "[...document.querySelectorAll('#board .cell')][2].querySelector('.marks').textContent";
+    let before = browser.eval(marks).await;
+    // Strike the solution's digit from r1c3's marks, hide the marks and show them again.
+    let solution = browser
+        .server
+        .post("/solve", &json!({ "grid": CLASSIC }))
+        .await
+        .json::<Value>()
+        .await
+        .unwrap()["solution"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let right = &solution[2..3];
+    browser.type_into_cell(0, 2, right).await;
+    let struck = browser.eval(marks).await;
+    assert_eq!(struck, json!(before.as_str().unwrap().replace(right, "")));
+    browser.click("pencil").await;
+    browser.click("pencil").await;
+    assert_eq!(browser.eval(marks).await, struck, "the marks are kept");
+    assert_eq!(&browser.board().await[..3], "53.", "a mark is not a digit");
+
+    browser.click("hint").await;
+    assert_eq!(browser.cells_with("mistake").await, [(0, 2)]);
+    assert!(
+        browser
+            .text("status")
+            .await
+            .contains("pencil marks removed")
+    );
+    browser.screenshot("removed-candidate").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: apt-get install chromium chromium-driver, then --include-ignored"]
 async fn explain_steps_forwards_and_backwards() {
     let browser = Browser::open("explain", 1280, 1000).await;
     browser.visit_playground().await;

@@ -15,6 +15,7 @@
   // The board: digits are numbers (0 blank), pencil marks bit masks (bit d-1 for digit d).
   const state = {
     size: 9, box: 3, givens: [], values: [], marks: null, history: [],
+    hiddenMarks: null, // the marks kept while pencil marks are off
     markup: null, // what the last answer highlights
     step: null, // the step a hint or the path shows, for "Apply"
     path: null, // an explanation being stepped through: { steps, at }
@@ -67,8 +68,10 @@
     state.givens = Array(size * size).fill(0);
     state.values = Array(size * size).fill(0);
     state.marks = ui.pencil.checked ? candidates(state.values) : null;
+    state.hiddenMarks = null;
     state.markup = emptyMarkup();
     ui.board.className = `board size-${size}`;
+    ui.level.disabled = size !== 9; // ratings, and so levels, are 9×9 only
     ui.board.setAttribute('aria-label', `Board, ${size} by ${size}`);
     ui.board.replaceChildren();
     inputs = state.values.map((_, index) => {
@@ -81,6 +84,7 @@
       const input = document.createElement('input');
       input.autocomplete = 'off';
       input.inputMode = size > 9 ? 'text' : 'numeric';
+      input.tabIndex = index === 0 ? 0 : -1; // one tab stop for the board; arrows move
       input.dataset.row = row;
       input.dataset.col = col;
       const marks = document.createElement('div');
@@ -96,10 +100,12 @@
   function label(index) {
     const notes = [];
     if (state.givens[index]) notes.push('given');
-    const { cells, placements } = state.markup;
+    const { cells, placements, eliminations } = state.markup;
     if (placements.has(index)) notes.push(`hint: ${symbol(placements.get(index))} goes here`);
     if (cells.conflict.has(index)) notes.push('clashes');
     if (cells.mistake.has(index)) notes.push('mistake');
+    if (eliminations.has(index)) notes.push(`hint: not ${bitsOf(eliminations.get(index)).map(symbol).join(' ')}`);
+    if (state.marks && !state.values[index]) notes.push(`marks ${bitsOf(state.marks[index]).map(symbol).join(' ') || 'none'}`);
     const row = Math.floor(index / state.size) + 1;
     const col = (index % state.size) + 1;
     return [`Row ${row}, column ${col}`, ...notes].join(', ');
@@ -164,11 +170,14 @@
   }
 
   function change(update) {
-    state.history.push(snapshot());
-    if (state.history.length > 500) state.history.shift();
+    const before = snapshot();
     endPath();
     clearMarkup();
     update();
+    if (JSON.stringify(before) !== JSON.stringify(snapshot())) {
+      state.history.push(before);
+      if (state.history.length > 500) state.history.shift();
+    }
     render();
   }
 
@@ -209,6 +218,7 @@
       } else {
         state.values[index] = digit;
       }
+      if (state.marks && !state.values[index] && !digit) state.marks[index] = candidates(state.values)[index];
     });
   }
 
@@ -229,6 +239,12 @@
 
   // --- The API --------------------------------------------------------------------------
 
+  // While a call is under way, the buttons that start calls wait.
+  function setBusy(busy) {
+    document.body.classList.toggle('busy', busy);
+    document.querySelectorAll('.controls button').forEach((button) => { button.disabled = busy; });
+  }
+
   const quote = (json) => `'${json.replaceAll("'", "'\\''")}'`;
 
   // POSTs `body` to the endpoint `path` (relative to the page, so a path prefix is kept),
@@ -240,7 +256,7 @@
     ui.answer.textContent = '';
     ui.answerStatus.textContent = '(waiting)';
     showError('');
-    document.body.classList.add('busy');
+    setBusy(true);
     try {
       const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: json });
       const answer = await response.json().catch(() => null);
@@ -248,19 +264,20 @@
       ui.answer.textContent = answer ? JSON.stringify(answer, null, 2) : '';
       if (response.ok && answer) return answer;
       say('');
-      if (answer && answer.conflicts) {
+      if (answer && answer.conflicts && answer.conflicts.length) {
         clearMarkup();
         showConflicts(answer.conflicts);
         render();
         showError(`${answer.title}: ${conflictSentence(answer.conflicts)}`);
       } else {
-        showError(answer && answer.detail ? `${answer.title}: ${answer.detail}.` : `The service answered ${response.status}.`);
+        const problem = answer && typeof answer.title === 'string' && typeof answer.detail === 'string';
+        showError(problem ? `${answer.title}: ${answer.detail}.` : `The service answered ${response.status}.`);
       }
     } catch (error) {
       ui.answerStatus.textContent = '(no answer)';
       showError(`The service did not answer (${error.message}). Is it running?`);
     } finally {
-      document.body.classList.remove('busy');
+      setBusy(false);
     }
     return null;
   }
@@ -270,6 +287,10 @@
   async function load(puzzle) {
     const answer = await call('validate', { grid: puzzle });
     if (!answer) return;
+    if (puzzle.replace(/\s/g, '').length === 625) {
+      showError('This board shows 4×4, 9×9 and 16×16 grids; send 25×25 grids to the API directly.');
+      return;
+    }
     change(() => {
       setPuzzle(puzzle.replace(/\s/g, ''));
       showConflicts(answer.conflicts);
@@ -288,10 +309,11 @@
   }
 
   async function solve() {
-    const answer = await call('solve', { grid: puzzleText() });
+    const puzzle = puzzleText();
+    const answer = await call('solve', { grid: puzzle });
     if (!answer) return;
     change(() => {
-      setPuzzle(puzzleText());
+      setPuzzle(puzzle);
       [...answer.solution].forEach((char, index) => {
         if (!state.givens[index]) state.markup.cells.solved.add(index);
         state.values[index] = digitOf(char);
@@ -345,9 +367,9 @@
   }
 
   async function explain() {
-    const answer = await call('explain', { grid: puzzleText() });
-    if (!answer) return;
     const puzzle = puzzleText();
+    const answer = await call('explain', { grid: puzzle });
+    if (!answer) return;
     change(() => setPuzzle(puzzle));
     state.path = { steps: answer.steps, at: 0, marks: Boolean(state.marks) };
     ui.path.hidden = false;
@@ -372,7 +394,7 @@
     } else {
       say(`Solved in ${steps.length} steps.`);
     }
-    ui.pathCount.textContent = `Step ${Math.min(at + 1, steps.length)} of ${steps.length}`;
+    ui.pathCount.textContent = at < steps.length ? `Step ${at + 1} of ${steps.length}` : 'Done';
     $('previous').disabled = at === 0;
     $('next').disabled = at === steps.length;
     render();
@@ -393,7 +415,11 @@
     if (ui.level.value && state.size === 9) body.level = ui.level.value;
     if (ui.symmetry.value !== 'none') body.symmetry = ui.symmetry.value;
     const seed = ui.seed.value.trim();
-    if (seed) body.seed = /^\d+$/.test(seed) ? Number(seed) : seed;
+    if (seed && !(/^\d+$/.test(seed) && Number.isSafeInteger(Number(seed)))) {
+      showError('The seed is a whole number from 0 to 9007199254740991, or empty for a random one.');
+      return;
+    }
+    if (seed) body.seed = Number(seed);
     const answer = await call('generate', body);
     if (!answer) return;
     const [puzzle] = answer.puzzles;
@@ -419,12 +445,23 @@
     if (!char || digitOf(char) || char === '0' || char === '.') enter(cellOf(input), digitOf(char));
   }
 
-  ui.board.addEventListener('keydown', (event) => {
-    const input = event.target;
-    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z') {
+  // The board is one tab stop: the cell last focused.
+  ui.board.addEventListener('focusin', (event) => {
+    inputs.forEach((input) => { input.tabIndex = input === event.target ? 0 : -1; });
+  });
+
+  // Ctrl+Z undoes anywhere on the page but in a text field of its own.
+  document.addEventListener('keydown', (event) => {
+    const ownText = event.target instanceof HTMLInputElement && !ui.board.contains(event.target);
+    if ((event.ctrlKey || event.metaKey) && !event.shiftKey && event.key.toLowerCase() === 'z' && !ownText) {
       event.preventDefault();
       undo();
-    } else if (event.key.startsWith('Arrow')) {
+    }
+  });
+
+  ui.board.addEventListener('keydown', (event) => {
+    const input = event.target;
+    if (event.key.startsWith('Arrow')) {
       event.preventDefault();
       moveFocus(input, event.key);
     } else if (event.key === 'Delete' || event.key === 'Backspace') {
@@ -439,13 +476,15 @@
   // Virtual keyboards send no usable keydown: take the typed symbol from the input event.
   ui.board.addEventListener('input', (event) => {
     render();
-    typeInto(event.target, (event.data || '').slice(-1));
+    if (event.inputType.startsWith('delete')) typeInto(event.target, '');
+    else if (event.data && !event.isComposing) typeInto(event.target, event.data.slice(-1));
   });
 
   // A whole puzzle pasted anywhere on the board loads it; one symbol goes into the cell.
   ui.board.addEventListener('paste', (event) => {
     event.preventDefault();
     const pasted = event.clipboardData.getData('text').trim();
+    if (!pasted) return;
     if (pasted.length > 1) load(pasted);
     else typeInto(event.target, pasted);
   });
@@ -469,9 +508,15 @@
     if (step) change(() => applyStep(step));
   });
   ui.size.addEventListener('change', () => change(() => buildBoard(Number(ui.size.value))));
+  // Marks turned off are kept, and come back (less what digits placed since rule out).
   ui.pencil.addEventListener('change', () => {
     const on = ui.pencil.checked;
-    change(() => { state.marks = on ? candidates(state.values) : null; });
+    change(() => {
+      const left = candidates(state.values);
+      if (on) state.marks = state.hiddenMarks ? left.map((mask, i) => mask & state.hiddenMarks[i]) : left;
+      state.hiddenMarks = on ? null : state.marks;
+      if (!on) state.marks = null;
+    });
   });
   ui.editGivens.addEventListener('change', render);
 
