@@ -45,6 +45,10 @@ struct Topology {
     /// Each cell's peers, `peer_count` per cell.
     peers: Vec<u16>,
     peer_count: usize,
+    /// Each box-line intersection's cells, then the rest of its line, then the rest of its
+    /// box: `side + 2 (size - side)` cells per intersection.
+    intersections: Vec<u16>,
+    side: usize,
 }
 
 impl Topology {
@@ -74,12 +78,27 @@ impl Topology {
             peers.extend((0..cells).filter(|&other| is_peer(other)));
         }
         debug_assert_eq!(peers.len(), cells * peer_count);
+        let mut intersections: Vec<usize> = Vec::new();
+        for b in 0..size {
+            let in_box = |cell: usize| (cell / size) / side * side + (cell % size) / side == b;
+            let box_cells = &units[(2 * size + b) * size..(2 * size + b + 1) * size];
+            let (top, left) = (b / side * side, b % side * side);
+            let lines = (top..top + side).chain(size + left..size + left + side);
+            for line in lines {
+                let line_cells = &units[line * size..(line + 1) * size];
+                intersections.extend(line_cells.iter().filter(|&&c| in_box(c)));
+                intersections.extend(line_cells.iter().filter(|&&c| !in_box(c)));
+                intersections.extend(box_cells.iter().filter(|c| !line_cells.contains(c)));
+            }
+        }
         Topology {
             size,
             all_digits: (1u32 << size) - 1,
             units: units.into_iter().map(|c| c as u16).collect(),
             peers: peers.into_iter().map(|c| c as u16).collect(),
             peer_count,
+            intersections: intersections.into_iter().map(|c| c as u16).collect(),
+            side,
         }
     }
 
@@ -102,9 +121,11 @@ impl Topology {
     }
 }
 
-/// Searches `grid` for up to `options.limit` solutions.
+/// Searches `grid` for up to `options.limit` solutions, with the digits of `ruled_out`
+/// (cell, digit) struck from their cells before the search.
 pub(super) fn search(
     grid: &Grid,
+    ruled_out: &[(usize, u8)],
     options: &SolveOptions,
     cancel: &Cancellation,
     started: Instant,
@@ -131,7 +152,11 @@ pub(super) fn search(
             fix(state, &mut engine.queue, cell, 1 << (value - 1));
         }
     }
-    if propagate(state, &mut engine.queue, topology) {
+    for &(cell, digit) in ruled_out {
+        state[cell] &= !(1 << (digit - 1));
+    }
+    let possible = ruled_out.iter().all(|&(cell, _)| state[cell] & !FIXED != 0);
+    if possible && propagate(state, &mut engine.queue, topology) {
         if options.order == Order::Fastest && options.limit == 1 {
             engine.search_with_restarts();
         } else {
@@ -332,7 +357,11 @@ fn propagate_to_fixed_point(state: &mut [u32], queue: &mut Vec<u16>, topology: &
             }
         }
         if !placed_any {
-            return true;
+            match lock_intersections(state, queue, topology) {
+                None => return false,
+                Some(false) => return true,
+                Some(true) => {}
+            }
         }
     }
 }
@@ -340,4 +369,52 @@ fn propagate_to_fixed_point(state: &mut [u32], queue: &mut Vec<u16>, topology: &
 /// The digit of a fixed cell's mask.
 fn mask_value(mask: u32) -> u8 {
     ((mask & !FIXED).trailing_zeros() + 1) as u8
+}
+
+/// Locked candidates: a digit that a box keeps only where it meets a line leaves the rest
+/// of that line, and one that a line keeps only in one box leaves the rest of that box.
+/// `None` on a contradiction, else whether a candidate went.
+fn lock_intersections(
+    state: &mut [u32],
+    queue: &mut Vec<u16>,
+    topology: &Topology,
+) -> Option<bool> {
+    let (side, rest) = (topology.side, topology.size - topology.side);
+    let mut changed = false;
+    for chunk in topology.intersections.chunks_exact(side + 2 * rest) {
+        let (segment, others) = chunk.split_at(side);
+        let (line_rest, box_rest) = others.split_at(rest);
+        let digits = |cells: &[u16]| {
+            cells
+                .iter()
+                .fold(0, |mask, &c| mask | state[usize::from(c)])
+                & !FIXED
+        };
+        let in_segment = digits(segment);
+        let pointing = in_segment & !digits(box_rest);
+        let claiming = in_segment & !digits(line_rest);
+        for (cells, strike) in [(line_rest, pointing), (box_rest, claiming)] {
+            if strike == 0 {
+                continue;
+            }
+            for &cell in cells {
+                let cell = usize::from(cell);
+                let mask = state[cell];
+                if mask & FIXED != 0 || mask & strike == 0 {
+                    continue;
+                }
+                let left = mask & !strike;
+                if left == 0 {
+                    return None;
+                }
+                changed = true;
+                if left & (left - 1) == 0 {
+                    fix(state, queue, cell, left);
+                } else {
+                    state[cell] = left;
+                }
+            }
+        }
+    }
+    Some(changed)
 }

@@ -137,7 +137,7 @@ pub fn solve(grid: &Grid, options: &SolveOptions, cancel: &Cancellation) -> Solv
     let search = if grid.size() == 9 {
         nine::search(grid, &options, cancel, started)
     } else {
-        any_size::search(grid, &options, cancel, started)
+        any_size::search(grid, &[], &options, cancel, started)
     };
     SolveReport {
         outcome: search.outcome,
@@ -146,8 +146,72 @@ pub fn solve(grid: &Grid, options: &SolveOptions, cancel: &Cancellation) -> Solv
     }
 }
 
+/// Whether `grid` has a solution without `digit` in the open `cell`. Deciding whether a
+/// proper puzzle stays proper without one given asks just this: any other solution must
+/// differ from the only one in that cell. A much smaller search than counting solutions,
+/// which must also go through every branch that holds the known one. Any size; `None`
+/// when `cancel` stops it.
+pub fn has_solution_without(
+    grid: &Grid,
+    cell: usize,
+    digit: u8,
+    cancel: &Cancellation,
+) -> Option<bool> {
+    let options = SolveOptions::default();
+    let search = any_size::search(grid, &[(cell, digit)], &options, cancel, Instant::now());
+    match search.outcome {
+        Outcome::Solved { .. } => Some(true),
+        Outcome::Unsolvable => Some(false),
+        Outcome::Cancelled => None,
+    }
+}
+
 /// The any-size engine on any grid, so tests can hold the 9×9 engine against it.
 #[cfg(test)]
 pub(crate) fn solve_with_any_size_engine(grid: &Grid, options: &SolveOptions) -> Outcome {
-    any_size::search(grid, options, &Cancellation::none(), Instant::now()).outcome
+    any_size::search(grid, &[], options, &Cancellation::none(), Instant::now()).outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without one of its givens, a proper puzzle keeps a single solution exactly when no
+    /// solution has another digit in that cell: what counting solutions says too.
+    #[test]
+    fn ruling_out_a_removed_given_agrees_with_counting() {
+        let puzzles = [
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+            "1.....3..4.....2",
+            "1324423124133142",
+        ];
+        let counting = SolveOptions {
+            limit: 2,
+            ..SolveOptions::default()
+        };
+        let (mut spare, mut needed) = (0, 0);
+        for puzzle in puzzles {
+            let grid = Grid::parse_symbols(puzzle).unwrap();
+            for (cell, &digit) in grid.cells().iter().enumerate().filter(|(_, d)| **d != 0) {
+                let mut cells = grid.cells().to_vec();
+                cells[cell] = 0;
+                let without = Grid::from_cells(grid.size(), cells).unwrap();
+                let other = has_solution_without(&without, cell, digit, &Cancellation::none());
+                let count = match solve(&without, &counting, &Cancellation::none()).outcome {
+                    Outcome::Solved { count, .. } => count,
+                    outcome => panic!("{puzzle}: {outcome:?}"),
+                };
+                assert_eq!(other, Some(count == 2), "{puzzle}, cell {cell}");
+                if count == 2 {
+                    needed += 1;
+                } else {
+                    spare += 1;
+                }
+            }
+        }
+        assert!(
+            spare > 0 && needed > 0,
+            "{spare} givens spare, {needed} needed"
+        );
+    }
 }
