@@ -4,6 +4,9 @@
 //! Bit 31 ([`FIXED`]) marks a cell whose single candidate has been placed and struck from
 //! its peers. Invariant after [`propagate`] succeeds: every fixed cell's digit is absent
 //! from all its peers, no cell is empty, and every unit still has a place for every digit.
+//! Propagation strikes placed digits from their peers and places hidden singles; when
+//! nothing is left to place, it strikes locked candidates (pointing and claiming) at every
+//! box-line intersection and goes round again if anything went.
 //! A guess copies the whole state one level deeper in a buffer sized before the search
 //! starts, so backtracking is just going back a level.
 //!
@@ -299,8 +302,8 @@ fn fix(state: &mut [u32], queue: &mut Vec<u16>, cell: usize, bit: u32) {
     queue.push(cell as u16);
 }
 
-/// Strikes every placed digit from its peers and places hidden singles until nothing
-/// changes. Returns `false` on a contradiction (the queue is then left empty).
+/// Strikes every placed digit from its peers, places hidden singles and strikes locked
+/// candidates until nothing changes. Returns `false` on a contradiction (the queue is then left empty).
 fn propagate(state: &mut [u32], queue: &mut Vec<u16>, topology: &Topology) -> bool {
     let consistent = propagate_to_fixed_point(state, queue, topology);
     if !consistent {
@@ -334,26 +337,28 @@ fn propagate_to_fixed_point(state: &mut [u32], queue: &mut Vec<u16>, topology: &
         for unit in topology.units() {
             // Bit-parallel count per digit: `once` has the digits seen at least once,
             // `twice` those seen at least twice.
-            let (mut once, mut twice) = (0u32, 0u32);
+            // `placed` has the digits of fixed cells, which need no placing.
+            let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
             for &cell in unit {
-                let mask = state[usize::from(cell)] & !FIXED;
+                let value = state[usize::from(cell)];
+                let mask = value & !FIXED;
                 twice |= once & mask;
                 once |= mask;
+                // All ones when the cell is fixed (bit 31 shifted across), else zero.
+                placed |= mask & ((value as i32) >> 31) as u32;
             }
             if once != topology.all_digits {
                 return false;
             }
-            let mut hidden = once & !twice;
+            let mut hidden = once & !twice & !placed;
             while hidden != 0 {
                 let bit = hidden & hidden.wrapping_neg();
                 hidden ^= bit;
                 let Some(&cell) = unit.iter().find(|&&c| state[usize::from(c)] & bit != 0) else {
                     return false;
                 };
-                if state[usize::from(cell)] & FIXED == 0 {
-                    fix(state, queue, usize::from(cell), bit);
-                    placed_any = true;
-                }
+                fix(state, queue, usize::from(cell), bit);
+                placed_any = true;
             }
         }
         if !placed_any {
