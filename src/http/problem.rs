@@ -31,7 +31,7 @@ pub enum ApiError {
     #[error(transparent)]
     InvalidGrid(#[from] GridError),
     /// The givens break a rule, so the grid cannot be solved.
-    #[error("the givens break the rules in {} place(s); see `conflicts`", .0.len())]
+    #[error("the givens break the rules in {}; see `conflicts`", places(.0.len()))]
     ConflictingGivens(Vec<Conflict>),
     /// The grid follows the rules but has no solution.
     #[error("the grid has no solution")]
@@ -322,6 +322,14 @@ impl IntoResponse for ApiError {
             headers.insert(CONNECTION, HeaderValue::from_static("close"));
         }
         response
+    }
+}
+
+/// `1 place`, `2 places`.
+fn places(count: usize) -> String {
+    match count {
+        1 => "1 place".to_owned(),
+        _ => format!("{count} places"),
     }
 }
 

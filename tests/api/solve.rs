@@ -165,6 +165,11 @@ async fn clashing_givens_are_reported_with_their_cells() {
         json!([{ "unit": "row", "index": 0, "digit": 1,
                  "cells": [{ "row": 0, "col": 0 }, { "row": 0, "col": 3 }] }])
     );
+    // Two 1s in row 0 and box 0: the detail counts both places.
+    let answer = post_json(&app(), "/solve", &json!({ "grid": "11.............." })).await;
+    let problem = answer.problem(StatusCode::UNPROCESSABLE_ENTITY, "conflicting_givens");
+    assert_eq!(problem["conflicts"].as_array().unwrap().len(), 2);
+    assert!(problem["detail"].as_str().unwrap().contains("in 2 places;"));
 }
 
 #[tokio::test]
