@@ -7,10 +7,11 @@
 //! The body is read as a stream, one line at a time (a line may be as long as a single
 //! request's body, and every line held counts against the server's body budget), so
 //! memory follows the work in flight, not the batch's size.
-//! Each line is answered on a task of its own through the same solver pool as single
-//! requests, at most [`window`] lines at once; answers go out in input order as soon as
-//! every line before theirs is answered. When the answer is dropped (the client went
-//! away), the tasks of the lines left are aborted, which stops their solves.
+//! The lines that have arrived together are answered in groups of up to [`GROUP`], one
+//! task per group, through the same solver pool as single requests, at most [`window`]
+//! groups at once; answers go out in input order as soon as every line before theirs is
+//! answered. When the answer is dropped (the client went away), the tasks of the groups
+//! left are aborted, which stops their solves.
 
 use std::convert::Infallible;
 use std::io::Write;

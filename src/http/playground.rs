@@ -7,7 +7,7 @@ use axum::http::header::{
     CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG, IF_NONE_MATCH, REFERRER_POLICY,
     X_CONTENT_TYPE_OPTIONS,
 };
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 /// What the page may load and where it may send: its own origin only, no inline script or
@@ -72,11 +72,14 @@ impl Asset {
             .map(|tag| tag.trim().trim_start_matches("W/"))
             .any(|tag| tag == etag || tag == "*");
         let headers = [
-            (ETAG, etag),
-            (CACHE_CONTROL, "no-cache".to_owned()),
-            (CONTENT_SECURITY_POLICY, POLICY.to_owned()),
-            (X_CONTENT_TYPE_OPTIONS, "nosniff".to_owned()),
-            (REFERRER_POLICY, "no-referrer".to_owned()),
+            (
+                ETAG,
+                HeaderValue::from_str(&etag).expect("hex digits and quotes"),
+            ),
+            (CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            (CONTENT_SECURITY_POLICY, HeaderValue::from_static(POLICY)),
+            (X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+            (REFERRER_POLICY, HeaderValue::from_static("no-referrer")),
         ];
         if held {
             (StatusCode::NOT_MODIFIED, headers).into_response()

@@ -4,9 +4,6 @@
 //! Bit 31 ([`FIXED`]) marks a cell whose single candidate has been placed and struck from
 //! its peers. Invariant after [`propagate`] succeeds: every fixed cell's digit is absent
 //! from all its peers, no cell is empty, and every unit still has a place for every digit.
-//! Propagation strikes placed digits from their peers and places hidden singles; when
-//! nothing is left to place, it strikes locked candidates (pointing and claiming) at every
-//! box-line intersection and goes round again if anything went.
 //! A guess copies the whole state one level deeper in a buffer sized before the search
 //! starts, so backtracking is just going back a level.
 //!
@@ -48,10 +45,6 @@ struct Topology {
     /// Each cell's peers, `peer_count` per cell.
     peers: Vec<u16>,
     peer_count: usize,
-    /// Each box-line intersection's cells, then the rest of its line, then the rest of its
-    /// box: `side + 2 (size - side)` cells per intersection.
-    intersections: Vec<u16>,
-    side: usize,
 }
 
 impl Topology {
@@ -81,27 +74,12 @@ impl Topology {
             peers.extend((0..cells).filter(|&other| is_peer(other)));
         }
         debug_assert_eq!(peers.len(), cells * peer_count);
-        let mut intersections: Vec<usize> = Vec::new();
-        for b in 0..size {
-            let in_box = |cell: usize| (cell / size) / side * side + (cell % size) / side == b;
-            let box_cells = &units[(2 * size + b) * size..(2 * size + b + 1) * size];
-            let (top, left) = (b / side * side, b % side * side);
-            let lines = (top..top + side).chain(size + left..size + left + side);
-            for line in lines {
-                let line_cells = &units[line * size..(line + 1) * size];
-                intersections.extend(line_cells.iter().filter(|&&c| in_box(c)));
-                intersections.extend(line_cells.iter().filter(|&&c| !in_box(c)));
-                intersections.extend(box_cells.iter().filter(|c| !line_cells.contains(c)));
-            }
-        }
         Topology {
             size,
             all_digits: (1u32 << size) - 1,
             units: units.into_iter().map(|c| c as u16).collect(),
             peers: peers.into_iter().map(|c| c as u16).collect(),
             peer_count,
-            intersections: intersections.into_iter().map(|c| c as u16).collect(),
-            side,
         }
     }
 
@@ -302,8 +280,8 @@ fn fix(state: &mut [u32], queue: &mut Vec<u16>, cell: usize, bit: u32) {
     queue.push(cell as u16);
 }
 
-/// Strikes every placed digit from its peers, places hidden singles and strikes locked
-/// candidates until nothing changes. Returns `false` on a contradiction (the queue is then left empty).
+/// Strikes every placed digit from its peers and places hidden singles until nothing
+/// changes. Returns `false` on a contradiction (the queue is then left empty).
 fn propagate(state: &mut [u32], queue: &mut Vec<u16>, topology: &Topology) -> bool {
     let consistent = propagate_to_fixed_point(state, queue, topology);
     if !consistent {
@@ -362,11 +340,7 @@ fn propagate_to_fixed_point(state: &mut [u32], queue: &mut Vec<u16>, topology: &
             }
         }
         if !placed_any {
-            match lock_intersections(state, queue, topology) {
-                None => return false,
-                Some(false) => return true,
-                Some(true) => {}
-            }
+            return true;
         }
     }
 }
@@ -374,52 +348,4 @@ fn propagate_to_fixed_point(state: &mut [u32], queue: &mut Vec<u16>, topology: &
 /// The digit of a fixed cell's mask.
 fn mask_value(mask: u32) -> u8 {
     ((mask & !FIXED).trailing_zeros() + 1) as u8
-}
-
-/// Locked candidates: a digit that a box keeps only where it meets a line leaves the rest
-/// of that line, and one that a line keeps only in one box leaves the rest of that box.
-/// `None` on a contradiction, else whether a candidate went.
-fn lock_intersections(
-    state: &mut [u32],
-    queue: &mut Vec<u16>,
-    topology: &Topology,
-) -> Option<bool> {
-    let (side, rest) = (topology.side, topology.size - topology.side);
-    let mut changed = false;
-    for chunk in topology.intersections.chunks_exact(side + 2 * rest) {
-        let (segment, others) = chunk.split_at(side);
-        let (line_rest, box_rest) = others.split_at(rest);
-        let digits = |cells: &[u16]| {
-            cells
-                .iter()
-                .fold(0, |mask, &c| mask | state[usize::from(c)])
-                & !FIXED
-        };
-        let in_segment = digits(segment);
-        let pointing = in_segment & !digits(box_rest);
-        let claiming = in_segment & !digits(line_rest);
-        for (cells, strike) in [(line_rest, pointing), (box_rest, claiming)] {
-            if strike == 0 {
-                continue;
-            }
-            for &cell in cells {
-                let cell = usize::from(cell);
-                let mask = state[cell];
-                if mask & FIXED != 0 || mask & strike == 0 {
-                    continue;
-                }
-                let left = mask & !strike;
-                if left == 0 {
-                    return None;
-                }
-                changed = true;
-                if left & (left - 1) == 0 {
-                    fix(state, queue, cell, left);
-                } else {
-                    state[cell] = left;
-                }
-            }
-        }
-    }
-    Some(changed)
 }

@@ -2,8 +2,7 @@
 //!
 //! Two engines share one contract. `nine` is a bitboard solver tuned for the common 9×9
 //! grid; `any_size` works on every supported size with one candidate mask per cell. Both
-//! propagate naked and hidden singles and locked candidates to a fixed point before each
-//! guess, branch on a cell
+//! propagate naked and hidden singles to a fixed point before each guess, branch on a cell
 //! with the fewest candidates (or on the first open cell in row-major order for
 //! [`Order::Lexicographic`]), never allocate inside the search, and poll a
 //! [`Cancellation`] often enough to stop within a millisecond or two.

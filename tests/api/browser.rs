@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 
-use crate::helpers::{CLASSIC, solves};
+use crate::helpers::{CLASSIC, CLASSIC_SOLUTION, post_ok, solves};
 use crate::webdriver::{Browser, prefix_proxy};
 
 /// A puzzle whose first steps are more than singles, for hints and explanations.
@@ -53,16 +53,11 @@ async fn a_hint_draws_the_api_step_on_the_board() {
     browser.click("load").await;
     browser.click("hint").await;
 
-    let expected = browser
-        .server
-        .post(
-            "/hint",
-            &json!({ "puzzle": CHAIN_PUZZLE, "grid": CHAIN_PUZZLE }),
-        )
-        .await
-        .json::<Value>()
-        .await
-        .unwrap();
+    let expected = post_ok(
+        "/hint",
+        &json!({ "puzzle": CHAIN_PUZZLE, "grid": CHAIN_PUZZLE }),
+    )
+    .await;
     let step = &expected["step"];
     assert_eq!(browser.text("status").await, step["text"]);
     assert_eq!(browser.cells_with("pattern").await, cells(&step["cells"]));
@@ -101,18 +96,8 @@ async fn a_wrong_digit_is_pointed_out_by_the_hint() {
     let browser = Browser::open("mistake", 1280, 1000).await;
     browser.visit_playground().await;
     browser.paste(CLASSIC).await;
-    let solution = browser
-        .server
-        .post("/solve", &json!({ "grid": CLASSIC }))
-        .await
-        .json::<Value>()
-        .await
-        .unwrap()["solution"]
-        .as_str()
-        .unwrap()
-        .to_owned();
     // r1c3 is empty in the puzzle: type a digit that is not the solution's there.
-    let right = solution.as_bytes()[2] - b'0';
+    let right = CLASSIC_SOLUTION.as_bytes()[2] - b'0';
     let wrong = right % 9 + 1;
     browser.type_into_cell(0, 2, &wrong.to_string()).await;
     browser.click("hint").await;
@@ -133,17 +118,7 @@ async fn pencil_marks_are_kept_and_a_removed_true_candidate_is_pointed_out() {
         "[...document.querySelectorAll('#board .cell')][2].querySelector('.marks').textContent";
     let before = browser.eval(marks).await;
     // Strike the solution's digit from r1c3's marks, hide the marks and show them again.
-    let solution = browser
-        .server
-        .post("/solve", &json!({ "grid": CLASSIC }))
-        .await
-        .json::<Value>()
-        .await
-        .unwrap()["solution"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let right = &solution[2..3];
+    let right = &CLASSIC_SOLUTION[2..3];
     browser.type_into_cell(0, 2, right).await;
     let struck = browser.eval(marks).await;
     assert_eq!(struck, json!(before.as_str().unwrap().replace(right, "")));
@@ -171,13 +146,7 @@ async fn explain_steps_forwards_and_backwards() {
     browser.visit_playground().await;
     browser.paste(CHAIN_PUZZLE).await;
     browser.click("explain").await;
-    let path = browser
-        .server
-        .post("/explain", &json!({ "grid": CHAIN_PUZZLE }))
-        .await
-        .json::<Value>()
-        .await
-        .unwrap();
+    let path = post_ok("/explain", &json!({ "grid": CHAIN_PUZZLE })).await;
     let steps = path["steps"].as_array().unwrap();
     assert_eq!(browser.text("status").await, steps[0]["text"]);
     for _ in 0..3 {
@@ -244,16 +213,11 @@ async fn a_seed_generates_the_same_puzzle_twice() {
     browser.click("generate").await;
     assert_eq!(browser.board().await, first);
 
-    let expected = browser
-        .server
-        .post(
-            "/generate",
-            &json!({ "size": 9, "level": "hard", "symmetry": "central", "seed": 2026 }),
-        )
-        .await
-        .json::<Value>()
-        .await
-        .unwrap();
+    let expected = post_ok(
+        "/generate",
+        &json!({ "size": 9, "level": "hard", "symmetry": "central", "seed": 2026 }),
+    )
+    .await;
     assert_eq!(expected["puzzles"][0]["puzzle"], json!(first));
     assert!(browser.text("status").await.contains("seed 2026"));
     browser.screenshot("hard-central").await;
@@ -280,13 +244,7 @@ async fn a_16x16_puzzle_is_generated_and_solved() {
     browser.type_into("seed", "7").await;
     browser.click("generate").await;
     let puzzle = browser.board().await;
-    let expected = browser
-        .server
-        .post("/generate", &json!({ "size": 16, "seed": 7 }))
-        .await
-        .json::<Value>()
-        .await
-        .unwrap();
+    let expected = post_ok("/generate", &json!({ "size": 16, "seed": 7 })).await;
     assert_eq!(expected["puzzles"][0]["puzzle"], json!(puzzle));
     browser.screenshot("generated").await;
     browser.click("solve").await;

@@ -277,7 +277,7 @@ pub async fn prefix_proxy(upstream: &TestApp) -> SocketAddr {
     let app = Router::new()
         .route("/sudoku/", any(forward))
         .route("/sudoku/{*rest}", any(forward))
-        .with_state(upstream.url(""));
+        .with_state((upstream.client.clone(), upstream.url("")));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await });
@@ -285,14 +285,14 @@ pub async fn prefix_proxy(upstream: &TestApp) -> SocketAddr {
 }
 
 async fn forward(
-    State(upstream): State<String>,
+    State((client, upstream)): State<(reqwest::Client, String)>,
     rest: Option<Path<String>>,
     method: Method,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
     let path = rest.map(|Path(rest)| rest).unwrap_or_default();
-    let mut request = reqwest::Client::new().request(method, format!("{upstream}/{path}"));
+    let mut request = client.request(method, format!("{upstream}/{path}"));
     for (name, value) in headers.iter().filter(|(name, _)| *name != "host") {
         request = request.header(name, value);
     }

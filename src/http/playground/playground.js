@@ -30,7 +30,9 @@
   const text = (digits) => digits.map(symbol).join('');
   const cellName = (index) => `r${Math.floor(index / state.size) + 1}c${(index % state.size) + 1}`;
   const indexOf = ({ row, col }) => row * state.size + col;
-  const bitsOf = (mask) => [...Array(state.size).keys()].filter((k) => mask & (1 << k)).map((k) => k + 1);
+  const bit = (digit) => 1 << (digit - 1);
+  const maskOf = (digits) => digits.reduce((mask, digit) => mask | bit(digit), 0);
+  const bitsOf = (mask) => [...Array(state.size).keys()].map((k) => k + 1).filter((digit) => mask & bit(digit));
 
   function houseCells(unit, index) {
     const { size, box } = state;
@@ -50,7 +52,7 @@
       const col = index % size;
       const boxIndex = Math.floor(row / box) * box + Math.floor(col / box);
       const peers = [...houseCells('row', row), ...houseCells('column', col), ...houseCells('box', boxIndex)];
-      return peers.reduce((mask, peer) => (values[peer] ? mask | (1 << (values[peer] - 1)) : mask), 0);
+      return maskOf(peers.map((peer) => values[peer]).filter(Boolean));
     };
     const full = (1 << size) - 1;
     return values.map((value, index) => (value ? 0 : full & ~used(index)));
@@ -125,9 +127,8 @@
       const struck = eliminations.get(index) || 0;
       const shown = value ? 0 : (state.marks ? state.marks[index] : 0) | struck;
       [...cell.lastChild.children].forEach((span, k) => {
-        const bit = 1 << k;
-        span.textContent = shown & bit ? symbol(k + 1) : '';
-        span.classList.toggle('eliminated', Boolean(struck & bit));
+        span.textContent = shown & bit(k + 1) ? symbol(k + 1) : '';
+        span.classList.toggle('eliminated', Boolean(struck & bit(k + 1)));
       });
     });
   }
@@ -157,8 +158,7 @@
       placements.set(indexOf(placement), placement.digit);
     });
     step.eliminations.forEach((elimination) => {
-      const mask = elimination.digits.reduce((bits, digit) => bits | (1 << (digit - 1)), 0);
-      eliminations.set(indexOf(elimination), mask);
+      eliminations.set(indexOf(elimination), maskOf(elimination.digits));
     });
     state.step = step;
   }
@@ -214,7 +214,7 @@
         state.givens[index] = digit;
         state.values[index] = digit;
       } else if (state.marks && !state.values[index] && digit) {
-        state.marks[index] ^= 1 << (digit - 1);
+        state.marks[index] ^= bit(digit);
       } else {
         state.values[index] = digit;
       }
@@ -230,9 +230,7 @@
       const left = candidates(state.values);
       state.marks = state.marks.map((mask, index) => mask & left[index]);
       step.eliminations.forEach((elimination) => {
-        elimination.digits.forEach((digit) => {
-          state.marks[indexOf(elimination)] &= ~(1 << (digit - 1));
-        });
+        state.marks[indexOf(elimination)] &= ~maskOf(elimination.digits);
       });
     }
   }
@@ -381,13 +379,8 @@
     const { steps, at } = state.path;
     clearMarkup();
     state.values = [...state.givens];
-    steps.slice(0, at).forEach((step) => step.placements.forEach((p) => { state.values[indexOf(p)] = p.digit; }));
-    if (state.path.marks) {
-      state.marks = candidates(state.values);
-      steps.slice(0, at).forEach((step) => step.eliminations.forEach((e) => e.digits.forEach((digit) => {
-        state.marks[indexOf(e)] &= ~(1 << (digit - 1));
-      })));
-    }
+    state.marks = state.path.marks ? candidates(state.values) : null;
+    steps.slice(0, at).forEach(applyStep);
     if (at < steps.length) {
       showStep(steps[at]);
       say(steps[at].text);
