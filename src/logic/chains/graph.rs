@@ -86,6 +86,14 @@ pub struct NestedChain {
     pub fingerprint: Vec<Key>,
 }
 
+/// The extent of an [`Arena`] at one moment.
+#[derive(Debug, Clone, Copy)]
+pub struct Mark {
+    nodes: usize,
+    links: usize,
+    nested: usize,
+}
+
 /// The nodes of one search.
 #[derive(Debug, Default)]
 pub struct Arena {
@@ -137,6 +145,23 @@ impl Arena {
             chain_filter: inherited | 1 << (key % 128),
         });
         (self.nodes.len() - 1) as NodeId
+    }
+
+    /// The arena's extent now, to [`Arena::rollback`] to.
+    pub fn mark(&self) -> Mark {
+        Mark {
+            nodes: self.nodes.len(),
+            links: self.links.len(),
+            nested: self.nested.len(),
+        }
+    }
+
+    /// Drops every node (and nested chain) added since `mark`: a search that found
+    /// nothing from one start keeps the arena small, so the next start runs in cache.
+    pub fn rollback(&mut self, mark: Mark) {
+        self.nodes.truncate(mark.nodes);
+        self.links.truncate(mark.links);
+        self.nested.truncate(mark.nested);
     }
 
     /// The node `id`.

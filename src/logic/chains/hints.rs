@@ -78,11 +78,8 @@ impl ChainHint {
         let complexity = flat + arena.nested_complexity(&targets);
         let (base, sort_key) = match &shape {
             HintShape::Cycle { .. } | HintShape::Forcing { .. } => {
-                let base = match (&shape, x && y) {
-                    (_, true) => 7.0,
-                    (HintShape::Cycle { .. }, false) => 6.5,
-                    _ => 6.6,
-                };
+                let cycle = matches!(shape, HintShape::Cycle { .. });
+                let base = unary_base(cycle, y, x);
                 (
                     base,
                     if x && y {
@@ -248,6 +245,29 @@ pub fn targets(shape: &HintShape) -> Vec<NodeId> {
     }
 }
 
+/// The difficulty of a cycle (`cycle`) or a forcing chain from one candidate, before its
+/// length counts: chains with both cell (`y`) and house (`x`) links are the hardest.
+pub fn unary_base(cycle: bool, y: bool, x: bool) -> f64 {
+    match (cycle, x && y) {
+        (_, true) => 7.0,
+        (true, false) => 6.5,
+        (false, false) => 6.6,
+    }
+}
+
+/// The most potentials a chain rated `base` plus its length may hold and still be rated
+/// `bound` or less; `usize::MAX` for an infinite bound.
+pub fn max_complexity(base: f64, bound: f64) -> usize {
+    if bound.is_infinite() {
+        return usize::MAX;
+    }
+    let mut complexity = 0;
+    while base + length_difficulty(complexity + 1) <= bound {
+        complexity += 1;
+    }
+    complexity
+}
+
 /// The difficulty the reference adds for a chain of `complexity` potentials: 0.1 for each
 /// threshold below `complexity − 2`, the thresholds growing by 3/2 and 4/3 in turn (4, 6,
 /// 8, 12, 16, …), summed as doubles in the same order so that the same rounding errors
@@ -298,5 +318,19 @@ mod tests {
         }
         // The doubles' rounding errors are part of the scale.
         assert!(6.6 + length_difficulty(7) < 6.5 + length_difficulty(9));
+    }
+
+    #[test]
+    fn the_longest_chain_within_a_bound_is_rated_within_it() {
+        assert_eq!(max_complexity(7.0, f64::INFINITY), usize::MAX);
+        assert_eq!(max_complexity(7.0, 6.9), 0);
+        for (base, complexity) in [(7.0, 6), (6.6, 8), (7.0, 14)] {
+            let bound = base + length_difficulty(complexity);
+            assert_eq!(
+                max_complexity(base, bound),
+                complexity,
+                "{base} {complexity}"
+            );
+        }
     }
 }

@@ -81,7 +81,7 @@ impl Mode {
 /// The easiest hint of a chain search in `mode` on `board` (the first of the smallest
 /// difficulty, complexity and kind, in the order found), as a step.
 pub fn chain_step(board: &Board, mode: Mode, cancel: &Cancellation) -> Option<Step> {
-    let mut search = Search::new(mode, board, cancel);
+    let mut search = Search::for_easiest(mode, board, cancel);
     search.run();
     let best =
         search

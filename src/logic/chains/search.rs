@@ -11,7 +11,7 @@ use super::bitboard::{State, cells_of, house, house_index, peers};
 use super::graph::{
     Arena, Cause, Key, NodeId, PotentialSet, cell_of, conjugate, digit_of, is_on, key,
 };
-use super::hints::{ChainHint, HintShape};
+use super::hints::{ChainHint, HintShape, max_complexity, unary_base};
 use super::implications::{Implied, hidden_parents, off_to_on, on_to_off};
 use crate::logic::board::{Board, Cell, Digits, HouseKind, bit, digits_of};
 use crate::solver::Cancellation;
@@ -29,6 +29,9 @@ pub struct Search<'a> {
     spare_sets: Vec<PotentialSet>,
     /// The hints found so far, in the reference's order.
     pub(super) hints: Vec<ChainHint>,
+    /// When only the easiest hint is wanted: the difficulty of the easiest found so far.
+    /// Chains that could only be rated harder are then not followed.
+    easiest: Option<f64>,
 }
 
 /// The sets that a binary chaining from one candidate leaves: what follows from it being
@@ -39,7 +42,7 @@ struct Outcome {
 }
 
 impl<'a> Search<'a> {
-    /// A search in `mode` over `board`.
+    /// A search in `mode` over `board` that collects every hint.
     pub fn new(mode: Mode, board: &Board, cancel: &'a Cancellation) -> Self {
         Search {
             mode,
@@ -49,7 +52,27 @@ impl<'a> Search<'a> {
             work: State::of(board),
             spare_sets: Vec::new(),
             hints: Vec::new(),
+            easiest: None,
         }
+    }
+
+    /// A search in `mode` over `board` for its easiest hint: the hints it collects include
+    /// that one, and may leave out harder ones.
+    pub fn for_easiest(mode: Mode, board: &Board, cancel: &'a Cancellation) -> Self {
+        Search {
+            easiest: Some(f64::INFINITY),
+            ..Search::new(mode, board, cancel)
+        }
+    }
+
+    /// The most potentials a cycle and a forcing chain with these links may hold and still
+    /// matter: any, unless only the easiest hint is wanted.
+    fn unary_limits(&self, y: bool, x: bool) -> (usize, usize) {
+        let bound = self.easiest.unwrap_or(f64::INFINITY);
+        (
+            max_complexity(unary_base(true, y, x), bound),
+            max_complexity(unary_base(false, y, x), bound),
+        )
     }
 
     fn set(&mut self) -> PotentialSet {
@@ -110,27 +133,20 @@ impl<'a> Search<'a> {
             // Y-cycles start only in bivalue cells.
             return;
         }
+        let mark = self.arena.mark();
+        let hints_before = self.hints.len();
         let source = self
             .arena
             .add(key(cell, digit, true), Cause::Assumption, &[]);
-        let cycles = self.cycles(board, source, y, x);
+        let (cycle_limit, chain_limit) = self.unary_limits(y, x);
+        let cycles = self.cycles(board, source, y, x, cycle_limit);
         let mut chains = Vec::new();
         if x {
-            let mut on = self.set();
-            let mut off = self.set();
-            on.add(&self.arena, source);
-            self.forcing_chains(board, &mut on, &mut off, y, source, &mut chains);
-            self.recycle(on);
-            self.recycle(off);
+            self.forcing_chains(board, y, source, chain_limit, &mut chains);
             let source_off = self
                 .arena
                 .add(key(cell, digit, false), Cause::Assumption, &[]);
-            let mut on = self.set();
-            let mut off = self.set();
-            off.add(&self.arena, source_off);
-            self.forcing_chains(board, &mut on, &mut off, y, source_off, &mut chains);
-            self.recycle(on);
-            self.recycle(off);
+            self.forcing_chains(board, y, source_off, chain_limit, &mut chains);
         }
         for dst_on in cycles {
             let dst_off = self.reversed_cycle(dst_on);
@@ -140,6 +156,9 @@ impl<'a> Search<'a> {
         for target in chains {
             let hint = self.forcing_chain_hint(board, target, y, x);
             self.push_if_worth(hint);
+        }
+        if self.hints.len() == hints_before {
+            self.arena.rollback(mark);
         }
     }
 
@@ -151,10 +170,17 @@ impl<'a> Search<'a> {
             .is_some_and(|parent| self.arena.on_chain(parent, ancestor))
     }
 
-    /// The nodes that close a cycle back to `source` (breadth first, layer by layer).
-    fn cycles(&mut self, board: &State, source: NodeId, y: bool, x: bool) -> Vec<NodeId> {
+    /// The nodes that close a cycle back to `source` (breadth first, layer by layer), of
+    /// cycles of at most `limit` potentials.
+    fn cycles(
+        &mut self,
+        board: &State,
+        source: NodeId,
+        y: bool,
+        x: bool,
+        limit: usize,
+    ) -> Vec<NodeId> {
         let mut to_on = self.set();
-        let mut to_off = self.set();
         to_on.add(&self.arena, source);
         let source_key = self.arena.key(source);
         let mut pending_on = vec![source];
@@ -162,7 +188,8 @@ impl<'a> Search<'a> {
         let mut cycles = Vec::new();
         let mut length = 0;
         let mut derived = Vec::new();
-        while !pending_on.is_empty() || !pending_off.is_empty() {
+        // A cycle closed at depth `length` holds `length` potentials (its end is its start).
+        while (!pending_on.is_empty() || !pending_off.is_empty()) && length + 2 <= limit {
             length += 1;
             for p in std::mem::take(&mut pending_on) {
                 derived.clear();
@@ -171,7 +198,6 @@ impl<'a> Search<'a> {
                     if !self.is_parent(p, implied.key) {
                         let off = self.arena.add(implied.key, implied.cause, &[p]);
                         pending_off.push(off);
-                        to_off.add(&self.arena, off);
                     }
                 }
             }
@@ -191,40 +217,63 @@ impl<'a> Search<'a> {
             }
         }
         self.recycle(to_on);
-        self.recycle(to_off);
         cycles
     }
 
-    /// Nodes that contradict `source` (its conjugate), found breadth first.
+    /// Nodes that contradict `source` (its conjugate), found breadth first, of chains of
+    /// at most `limit` potentials.
     fn forcing_chains(
         &mut self,
         board: &State,
-        to_on: &mut PotentialSet,
-        to_off: &mut PotentialSet,
         y: bool,
         source: NodeId,
+        limit: usize,
         chains: &mut Vec<NodeId>,
     ) {
-        let contradiction = conjugate(self.arena.key(source));
-        let mut pending_on: Vec<NodeId> = to_on.iter().collect();
-        let mut pending_off: Vec<NodeId> = to_off.iter().collect();
+        let source_key = self.arena.key(source);
+        let contradiction = conjugate(source_key);
+        let mut to_on = self.set();
+        let mut to_off = self.set();
+        let (mut pending_on, mut pending_off) = if is_on(source_key) {
+            to_on.add(&self.arena, source);
+            (vec![source], Vec::new())
+        } else {
+            to_off.add(&self.arena, source);
+            (Vec::new(), vec![source])
+        };
         let mut derived = Vec::new();
+        // The potentials of the chains the layers so far end (the source alone at first).
+        let mut length = 1;
+        let mut within_limit = |layer: &[NodeId]| {
+            length += usize::from(!layer.is_empty());
+            length <= limit
+        };
         while !pending_on.is_empty() || !pending_off.is_empty() {
+            if !within_limit(&pending_on) {
+                break;
+            }
             for p in std::mem::take(&mut pending_on) {
                 derived.clear();
                 on_to_off(board, self.arena.key(p), y, &mut derived);
                 for &implied in &derived {
-                    self.forcing_link(p, implied, contradiction, chains, to_off, &mut pending_off);
+                    let met = &mut to_off;
+                    self.forcing_link(p, implied, contradiction, chains, met, &mut pending_off);
                 }
+            }
+            if !within_limit(&pending_off) {
+                break;
             }
             for p in std::mem::take(&mut pending_off) {
                 derived.clear();
                 off_to_on(board, self.arena.key(p), y, true, &mut derived);
                 for &implied in &derived {
-                    self.forcing_link(p, implied, contradiction, chains, to_on, &mut pending_on);
+                    let met = &mut to_on;
+                    self.forcing_link(p, implied, contradiction, chains, met, &mut pending_on);
                 }
             }
         }
+        self.recycle(to_on);
+        self.recycle(to_off);
     }
 
     /// Follows one link of a forcing chain from `p`: a contradiction of the chain's start
@@ -336,6 +385,9 @@ impl<'a> Search<'a> {
 
     fn push_if_worth(&mut self, hint: ChainHint) {
         if !hint.removable.is_empty() {
+            if let Some(easiest) = &mut self.easiest {
+                *easiest = easiest.min(hint.difficulty);
+            }
             self.hints.push(hint);
         }
     }
@@ -355,6 +407,8 @@ impl<'a> Search<'a> {
     }
 
     fn chains_from_cell(&mut self, board: &State, cell: Cell, count: u32) {
+        let mark = self.arena.mark();
+        let hints_before = self.hints.len();
         let mode = self.mode;
         let mut outcomes: Vec<(u8, Outcome)> = Vec::new();
         let mut cell_on: Option<PotentialSet> = None;
@@ -415,6 +469,9 @@ impl<'a> Search<'a> {
         }
         for set in [cell_on, cell_off].into_iter().flatten() {
             self.recycle(set);
+        }
+        if self.hints.len() == hints_before {
+            self.arena.rollback(mark);
         }
     }
 
