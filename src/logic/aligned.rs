@@ -144,7 +144,9 @@ impl Bases {
 }
 
 /// Walks the combinations of one candidate per cell from `depth` on, and marks in
-/// `allowed` the candidates of each cell that some allowed combination uses.
+/// `allowed` the candidates of each cell that some allowed combination uses. A branch
+/// whose combinations could mark nothing new (its chosen digits are allowed already, and
+/// so is every candidate of the cells after it) is skipped.
 fn allow(
     board: &Board,
     cells: &[Cell],
@@ -153,6 +155,11 @@ fn allow(
     depth: usize,
     allowed: &mut [Digits; 3],
 ) {
+    let chosen_allowed = (0..depth).all(|i| allowed[i] & bit(chosen[i]) != 0);
+    let rest_allowed = (depth..cells.len()).all(|i| allowed[i] == board.candidates(cells[i]));
+    if chosen_allowed && rest_allowed {
+        return;
+    }
     if depth == cells.len() {
         let used = chosen[..depth]
             .iter()

@@ -2,6 +2,7 @@
 //!
 //! - `graph`: potentials, the nodes that derive them, and the reference's sets;
 //! - `implications`: the direct consequences of one potential;
+//! - `reach`: which potentials a static chain reaches, for all at once;
 //! - `search`: the searches of each mode;
 //! - `advanced`: the implications of other techniques, used from level 1 on;
 //! - `hints`: what a search finds, rated, and as a step.
@@ -11,6 +12,7 @@ mod bitboard;
 mod graph;
 mod hints;
 mod implications;
+mod reach;
 mod search;
 
 use self::search::Search;

@@ -13,6 +13,7 @@ use super::graph::{
 };
 use super::hints::{ChainHint, HintShape, max_complexity, unary_base};
 use super::implications::{Implied, hidden_parents, off_to_on, on_to_off};
+use super::reach::Reach;
 use crate::logic::board::{Board, Cell, Digits, HouseKind, bit, digits_of};
 use crate::solver::Cancellation;
 
@@ -112,6 +113,8 @@ impl<'a> Search<'a> {
     // --- Static forcing chains and cycles -----------------------------------------------
 
     fn unary_chains(&mut self, board: &State, y: bool, x: bool) {
+        // Forcing chains (X-links on) walk only from where one exists.
+        let reach = x.then(|| Reach::of(board, y));
         for cell in 0..81 {
             let candidates = board.candidates(cell);
             if candidates.count_ones() < 2 {
@@ -121,14 +124,22 @@ impl<'a> Search<'a> {
                 return;
             }
             for digit in digits_of(candidates) {
-                self.unary_chaining(board, cell, digit, y, x);
+                self.unary_chaining(board, cell, digit, y, reach.as_ref());
             }
         }
     }
 
-    /// Cycles through a candidate, and (with X-links) forcing chains that make it
-    /// contradict itself.
-    fn unary_chaining(&mut self, board: &State, cell: Cell, digit: u8, y: bool, x: bool) {
+    /// Cycles through a candidate, and (with X-links, whose graph `reach` is) forcing
+    /// chains that make it contradict itself.
+    fn unary_chaining(
+        &mut self,
+        board: &State,
+        cell: Cell,
+        digit: u8,
+        y: bool,
+        reach: Option<&Reach>,
+    ) {
+        let x = reach.is_some();
         if !x && board.candidates(cell).count_ones() > 2 {
             // Y-cycles start only in bivalue cells.
             return;
@@ -141,12 +152,15 @@ impl<'a> Search<'a> {
         let (cycle_limit, chain_limit) = self.unary_limits(y, x);
         let cycles = self.cycles(board, source, y, x, cycle_limit);
         let mut chains = Vec::new();
-        if x {
-            self.forcing_chains(board, y, source, chain_limit, &mut chains);
-            let source_off = self
-                .arena
-                .add(key(cell, digit, false), Cause::Assumption, &[]);
-            self.forcing_chains(board, y, source_off, chain_limit, &mut chains);
+        if let Some(reach) = reach {
+            let (on, off) = (key(cell, digit, true), key(cell, digit, false));
+            if reach.reaches(on, off) {
+                self.forcing_chains(board, y, source, chain_limit, &mut chains);
+            }
+            if reach.reaches(off, on) {
+                let source_off = self.arena.add(off, Cause::Assumption, &[]);
+                self.forcing_chains(board, y, source_off, chain_limit, &mut chains);
+            }
         }
         for dst_on in cycles {
             let dst_off = self.reversed_cycle(dst_on);
