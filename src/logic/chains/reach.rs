@@ -24,6 +24,8 @@ pub struct Reach {
     /// Per component, the nodes it reaches (its own included), `words` words each.
     reaches: Vec<u64>,
     words: usize,
+    /// Per component, whether it holds more than one node (a walk can come back).
+    cyclic: Vec<bool>,
 }
 
 impl Reach {
@@ -60,6 +62,7 @@ impl Reach {
             component: vec![ABSENT; keys.len()],
             reaches: Vec::new(),
             words,
+            cyclic: Vec::new(),
         };
         reach.components(keys.len(), edges);
         reach
@@ -77,6 +80,30 @@ impl Reach {
         let component = usize::from(self.component[usize::from(from)]);
         let word = self.reaches[component * self.words + usize::from(to) / 64];
         word & 1 << (to % 64) != 0
+    }
+
+    /// Whether a chain from `key` can come back to it.
+    pub fn on_cycle(&self, key: Key) -> bool {
+        let node = self.node_of[usize::from(key)];
+        node != ABSENT && self.cyclic[usize::from(self.component[usize::from(node)])]
+    }
+
+    /// Whether some potential is reachable from every one of `starts` (all of them on the
+    /// board).
+    pub fn meet(&self, starts: impl IntoIterator<Item = Key>) -> bool {
+        let mut common = [!0u64; KEYS.div_ceil(64)];
+        for start in starts {
+            let node = self.node_of[usize::from(start)];
+            if node == ABSENT {
+                return false;
+            }
+            let component = usize::from(self.component[usize::from(node)]);
+            let reached = &self.reaches[component * self.words..][..self.words];
+            for (word, &reached) in common.iter_mut().zip(reached) {
+                *word &= reached;
+            }
+        }
+        common[..self.words].iter().any(|&word| word != 0)
     }
 
     /// Tarjan's algorithm without recursion over `count` nodes: numbers the components
@@ -152,6 +179,7 @@ impl Reach {
                 }
             }
         }
+        self.cyclic.push(stack.len() - split > 1);
         stack.truncate(split);
     }
 }
@@ -192,24 +220,43 @@ mod tests {
             "4..8.2..62.......3....1....1.3.2.4.8.2..8..5...6...9...4..3..8.3..7.8..9.87...63.";
         let board = Board::from_grid(&Grid::parse_symbols(puzzle).unwrap());
         let state = State::of(&board);
-        let mut contradictions = 0;
+        let (mut contradictions, mut cycles, mut meetings) = (0, 0, 0);
         for cell_links in [false, true] {
             let reach = Reach::of(&state, cell_links);
-            for cell in 0..81 {
-                for digit in 1..=9 {
-                    if state.candidates(cell) & 1 << (digit - 1) == 0 {
-                        continue;
-                    }
-                    for from in [key(cell, digit, true), key(cell, digit, false)] {
-                        let met = walked(&state, cell_links, from);
-                        for to in 0..KEYS as Key {
-                            assert_eq!(reach.reaches(from, to), met[usize::from(to)]);
-                        }
-                        contradictions += usize::from(met[usize::from(conjugate(from))]);
-                    }
+            let present = |key: Key| state.candidates(cell_of(key)) & 1 << (digit_of(key) - 1) != 0;
+            let walks: Vec<Option<Vec<bool>>> = (0..KEYS as Key)
+                .map(|from| present(from).then(|| walked(&state, cell_links, from)))
+                .collect();
+            let met =
+                |from: Key, to: Key| walks[usize::from(from)].as_ref().unwrap()[usize::from(to)];
+            for from in (0..KEYS as Key).filter(|&key| present(key)) {
+                for to in 0..KEYS as Key {
+                    assert_eq!(reach.reaches(from, to), met(from, to));
                 }
+                contradictions += usize::from(met(from, conjugate(from)));
+                let comes_back = (0..KEYS as Key)
+                    .filter(|&to| to != from && present(to))
+                    .any(|to| met(from, to) && met(to, from));
+                assert_eq!(reach.on_cycle(from), comes_back);
+                cycles += usize::from(comes_back);
+            }
+            for cell in 0..81 {
+                let starts: Vec<Key> = (1..=9)
+                    .map(|digit| key(cell, digit, true))
+                    .filter(|&start| present(start))
+                    .collect();
+                if starts.len() < 2 {
+                    continue;
+                }
+                let common = (0..KEYS as Key).any(|to| starts.iter().all(|&from| met(from, to)));
+                assert_eq!(reach.meet(starts.iter().copied()), common);
+                meetings += usize::from(common);
             }
         }
         assert!(contradictions > 0, "the position has forcing chains");
+        assert!(
+            cycles > 0 && meetings > 0,
+            "and cycles and cell chainings that meet"
+        );
     }
 }

@@ -7,7 +7,7 @@
 //! reference's stable sort does.
 
 use super::Mode;
-use super::bitboard::{State, cells_of, house, house_index, peers};
+use super::bitboard::{Cells, State, cells_of, house, house_index, peers};
 use super::graph::{
     Arena, Cause, Key, NodeId, PotentialSet, cell_of, conjugate, digit_of, is_on, key,
 };
@@ -150,10 +150,14 @@ impl<'a> Search<'a> {
             .arena
             .add(key(cell, digit, true), Cause::Assumption, &[]);
         let (cycle_limit, chain_limit) = self.unary_limits(y, x);
-        let cycles = self.cycles(board, source, y, x, cycle_limit);
+        let (on, off) = (key(cell, digit, true), key(cell, digit, false));
+        let cycles = if reach.is_none_or(|reach| reach.on_cycle(on)) {
+            self.cycles(board, source, y, x, cycle_limit)
+        } else {
+            Vec::new()
+        };
         let mut chains = Vec::new();
         if let Some(reach) = reach {
-            let (on, off) = (key(cell, digit, true), key(cell, digit, false));
             if reach.reaches(on, off) {
                 self.forcing_chains(board, y, source, chain_limit, &mut chains);
             }
@@ -409,15 +413,56 @@ impl<'a> Search<'a> {
     // --- Multiple and dynamic forcing chains --------------------------------------------
 
     fn multiple_chains(&mut self, board: &State) {
+        // Static chains walk one fixed graph: skip the cells where no chaining can meet.
+        let reach = (!self.mode.dynamic).then(|| Reach::of(board, true));
         for cell in 0..81 {
             let count = board.candidates(cell).count_ones();
             if count > 2 || count > 1 && self.mode.dynamic {
                 if self.cancelled() {
                     return;
                 }
+                if reach
+                    .as_ref()
+                    .is_some_and(|reach| !self.chainings_can_meet(board, cell, reach))
+                {
+                    continue;
+                }
                 self.chains_from_cell(board, cell, count);
             }
         }
+    }
+
+    /// Whether the chains of some cell or region chaining from `cell` can reach a common
+    /// potential; without one, `chains_from_cell` finds nothing.
+    fn chainings_can_meet(&self, board: &State, cell: Cell, reach: &Reach) -> bool {
+        let digits = || digits_of(board.candidates(cell));
+        reach.meet(digits().map(|digit| key(cell, digit, true)))
+            || digits().any(|digit| {
+                self.region_places(board, cell, digit).any(|(_, places)| {
+                    reach.meet(cells_of(places).map(|place| key(place, digit, true)))
+                })
+            })
+    }
+
+    /// The houses of `cell` (with the digit's places in each) whose region chainings for
+    /// `digit` start from `cell`: where it is the digit's first place, so each house is
+    /// met once.
+    fn region_places(
+        &self,
+        board: &State,
+        cell: Cell,
+        digit: u8,
+    ) -> impl Iterator<Item = (HouseKind, Cells)> {
+        let multiple = self.mode.multiple;
+        let digit_places = board.places(digit);
+        [HouseKind::Box, HouseKind::Row, HouseKind::Column]
+            .into_iter()
+            .filter_map(move |kind| {
+                let places = digit_places & house(cell, kind);
+                let count = places.count_ones();
+                let qualifies = count == 2 || multiple && count > 2;
+                (qualifies && places.trailing_zeros() as usize == cell).then_some((kind, places))
+            })
     }
 
     fn chains_from_cell(&mut self, board: &State, cell: Cell, count: u32) {
@@ -501,8 +546,6 @@ impl<'a> Search<'a> {
     ) -> Outcome {
         let mut on_to_on = self.set();
         let mut on_to_off = self.set();
-        let mut off_to_on = self.set();
-        let mut off_to_off = self.set();
         on_to_on.add(&self.arena, p_on);
         let absurd = self.chaining(board, &mut on_to_on, &mut on_to_off);
         if let Some((on, off)) = absurd.filter(|_| contradiction) {
@@ -510,6 +553,15 @@ impl<'a> Search<'a> {
             let hint = self.binary_hint(board, p_on, on, off, p_on, true);
             self.push_if_worth(hint);
         }
+        if !double && !contradiction {
+            // Nothing is asked of the candidate being false.
+            return Outcome {
+                on: on_to_on,
+                off: on_to_off,
+            };
+        }
+        let mut off_to_on = self.set();
+        let mut off_to_off = self.set();
         off_to_off.add(&self.arena, p_off);
         let absurd = self.chaining(board, &mut off_to_on, &mut off_to_off);
         if let Some((on, off)) = absurd.filter(|_| contradiction) {
@@ -574,15 +626,8 @@ impl<'a> Search<'a> {
     /// Region forcing chains for `digit`, from each house of `cell` where `cell` is the
     /// digit's first place (so each house is met once).
     fn region_chainings(&mut self, board: &State, cell: Cell, digit: u8, outcome: &Outcome) {
-        for kind in [HouseKind::Box, HouseKind::Row, HouseKind::Column] {
-            let places = board.places(digit) & house(cell, kind);
-            let count = places.count_ones();
-            if !(count == 2 || self.mode.multiple && count > 2) {
-                continue;
-            }
-            if places.trailing_zeros() as usize != cell {
-                continue;
-            }
+        let regions: Vec<_> = self.region_places(board, cell, digit).collect();
+        for (kind, places) in regions {
             let mut region_on = self.copy_of(&outcome.on);
             let mut region_off = self.copy_of(&outcome.off);
             let mut branches: Vec<Outcome> = Vec::new();
