@@ -28,6 +28,10 @@ pub fn aligned_triplet_exclusion(board: &Board) -> Option<Step> {
     let bases = Bases::of(board, 3)?;
     pairs(bases.cells.len()).find_map(|(first, second)| {
         let (cell0, cell1) = (bases.cells[first], bases.cells[second]);
+        if (bases.excluders[cell0] & bases.excluders[cell1]).count_ones() < 2 {
+            // Fewer than two excluders see both: any third leaves fewer still.
+            return None;
+        }
         let pair = 1 << cell0 | 1 << cell1;
         let near0 = bases.excluders[cell0] & bases.mask & !pair;
         let near1 = bases.excluders[cell1] & bases.mask & !pair & !near0;

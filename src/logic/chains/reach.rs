@@ -3,10 +3,12 @@
 //! In a static search the implications of a potential depend on the board alone, not on
 //! the chain that reached it, so a breadth-first walk from a potential meets exactly the
 //! potentials reachable from it in one fixed graph. A forcing chain exists only where a
-//! potential reaches its own conjugate. The graph's strongly connected components
-//! (Tarjan's algorithm, which completes a component after every component it reaches)
-//! give each component its reachable set as a bitset in one pass, so the searches walk,
-//! with their nodes and parents, only from the potentials where a chain exists.
+//! potential reaches its own conjugate, and runs only through potentials that reach that
+//! conjugate; a cycle runs only through potentials that come back to its start; a cell or
+//! region chaining concludes only what all of its branches reach. The graph's strongly
+//! connected components (Tarjan's algorithm, which completes a component after every
+//! component it reaches) give each component its reachable set as a bitset in one pass,
+//! so the searches walk, with their nodes and parents, only where a result can be.
 
 use super::bitboard::State;
 use super::graph::{KEYS, Key, cell_of, digit_of, is_on};
@@ -24,8 +26,6 @@ pub struct Reach {
     /// Per component, the nodes it reaches (its own included), `words` words each.
     reaches: Vec<u64>,
     words: usize,
-    /// Per component, whether it holds more than one node (a walk can come back).
-    cyclic: Vec<bool>,
 }
 
 impl Reach {
@@ -62,7 +62,6 @@ impl Reach {
             component: vec![ABSENT; keys.len()],
             reaches: Vec::new(),
             words,
-            cyclic: Vec::new(),
         };
         reach.components(keys.len(), edges);
         reach
@@ -82,10 +81,12 @@ impl Reach {
         word & 1 << (to % 64) != 0
     }
 
-    /// Whether a chain from `key` can come back to it.
-    pub fn on_cycle(&self, key: Key) -> bool {
-        let node = self.node_of[usize::from(key)];
-        node != ABSENT && self.cyclic[usize::from(self.component[usize::from(node)])]
+    /// Whether `a` and `b` reach each other (both on the board).
+    pub fn together(&self, a: Key, b: Key) -> bool {
+        let (a, b) = (self.node_of[usize::from(a)], self.node_of[usize::from(b)]);
+        a != ABSENT
+            && b != ABSENT
+            && self.component[usize::from(a)] == self.component[usize::from(b)]
     }
 
     /// Whether some potential is reachable from every one of `starts` (all of them on the
@@ -179,7 +180,6 @@ impl Reach {
                 }
             }
         }
-        self.cyclic.push(stack.len() - split > 1);
         stack.truncate(split);
     }
 }
@@ -232,13 +232,13 @@ mod tests {
             for from in (0..KEYS as Key).filter(|&key| present(key)) {
                 for to in 0..KEYS as Key {
                     assert_eq!(reach.reaches(from, to), met(from, to));
+                    if present(to) {
+                        let both_ways = met(from, to) && met(to, from);
+                        assert_eq!(reach.together(from, to), both_ways);
+                        cycles += usize::from(both_ways && to != from);
+                    }
                 }
                 contradictions += usize::from(met(from, conjugate(from)));
-                let comes_back = (0..KEYS as Key)
-                    .filter(|&to| to != from && present(to))
-                    .any(|to| met(from, to) && met(to, from));
-                assert_eq!(reach.on_cycle(from), comes_back);
-                cycles += usize::from(comes_back);
             }
             for cell in 0..81 {
                 let starts: Vec<Key> = (1..=9)

@@ -151,19 +151,15 @@ impl<'a> Search<'a> {
             .add(key(cell, digit, true), Cause::Assumption, &[]);
         let (cycle_limit, chain_limit) = self.unary_limits(y, x);
         let (on, off) = (key(cell, digit, true), key(cell, digit, false));
-        let cycles = if reach.is_none_or(|reach| reach.on_cycle(on)) {
-            self.cycles(board, source, y, x, cycle_limit)
-        } else {
-            Vec::new()
-        };
+        let cycles = self.cycles(board, source, y, x, cycle_limit, reach);
         let mut chains = Vec::new();
         if let Some(reach) = reach {
             if reach.reaches(on, off) {
-                self.forcing_chains(board, y, source, chain_limit, &mut chains);
+                self.forcing_chains(board, y, source, chain_limit, reach, &mut chains);
             }
             if reach.reaches(off, on) {
                 let source_off = self.arena.add(off, Cause::Assumption, &[]);
-                self.forcing_chains(board, y, source_off, chain_limit, &mut chains);
+                self.forcing_chains(board, y, source_off, chain_limit, reach, &mut chains);
             }
         }
         for dst_on in cycles {
@@ -197,10 +193,13 @@ impl<'a> Search<'a> {
         y: bool,
         x: bool,
         limit: usize,
+        reach: Option<&Reach>,
     ) -> Vec<NodeId> {
+        // Only potentials that can come back to the source can be on its cycles.
+        let source_key = self.arena.key(source);
+        let returns = |key: Key| reach.is_none_or(|reach| reach.together(key, source_key));
         let mut to_on = self.set();
         to_on.add(&self.arena, source);
-        let source_key = self.arena.key(source);
         let mut pending_on = vec![source];
         let mut pending_off: Vec<NodeId> = Vec::new();
         let mut cycles = Vec::new();
@@ -213,7 +212,7 @@ impl<'a> Search<'a> {
                 derived.clear();
                 on_to_off(board, self.arena.key(p), y, &mut derived);
                 for &implied in &derived {
-                    if !self.is_parent(p, implied.key) {
+                    if returns(implied.key) && !self.is_parent(p, implied.key) {
                         let off = self.arena.add(implied.key, implied.cause, &[p]);
                         pending_off.push(off);
                     }
@@ -226,7 +225,7 @@ impl<'a> Search<'a> {
                 for &implied in &derived {
                     if length >= 4 && implied.key == source_key {
                         cycles.push(self.arena.add(implied.key, implied.cause, &[p]));
-                    } else if !to_on.contains(implied.key) {
+                    } else if returns(implied.key) && !to_on.contains(implied.key) {
                         let on = self.arena.add(implied.key, implied.cause, &[p]);
                         pending_on.push(on);
                         to_on.add(&self.arena, on);
@@ -246,10 +245,13 @@ impl<'a> Search<'a> {
         y: bool,
         source: NodeId,
         limit: usize,
+        reach: &Reach,
         chains: &mut Vec<NodeId>,
     ) {
         let source_key = self.arena.key(source);
         let contradiction = conjugate(source_key);
+        // Only potentials that lead to the contradiction can be on its chains.
+        let leads = |implied: &Implied| reach.reaches(implied.key, contradiction);
         let mut to_on = self.set();
         let mut to_off = self.set();
         let (mut pending_on, mut pending_off) = if is_on(source_key) {
@@ -273,6 +275,7 @@ impl<'a> Search<'a> {
             for p in std::mem::take(&mut pending_on) {
                 derived.clear();
                 on_to_off(board, self.arena.key(p), y, &mut derived);
+                derived.retain(leads);
                 for &implied in &derived {
                     let met = &mut to_off;
                     self.forcing_link(p, implied, contradiction, chains, met, &mut pending_off);
@@ -284,6 +287,7 @@ impl<'a> Search<'a> {
             for p in std::mem::take(&mut pending_off) {
                 derived.clear();
                 off_to_on(board, self.arena.key(p), y, true, &mut derived);
+                derived.retain(leads);
                 for &implied in &derived {
                     let met = &mut to_on;
                     self.forcing_link(p, implied, contradiction, chains, met, &mut pending_on);
