@@ -13,6 +13,7 @@
 use super::bitboard::State;
 use super::graph::{KEYS, Key, cell_of, digit_of, is_on};
 use super::implications::{Implied, off_to_on, on_to_off};
+use crate::logic::board::bit;
 
 /// No node: the key's candidate is not on the board.
 const ABSENT: u16 = u16::MAX;
@@ -29,13 +30,13 @@ pub struct Reach {
 }
 
 impl Reach {
-    /// The graph of `board` with house links, and cell links when `cell_links` (the links
-    /// `forcing_chains` follows).
+    /// The graph of `board` with house links, and cell links when `cell_links`: the links
+    /// the static searches follow (cycles with X-links among them).
     pub fn of(board: &State, cell_links: bool) -> Reach {
         let mut node_of = vec![ABSENT; KEYS];
         let mut keys: Vec<Key> = Vec::new();
         for key in 0..KEYS as Key {
-            if board.candidates(cell_of(key)) & 1 << (digit_of(key) - 1) != 0 {
+            if board.candidates(cell_of(key)) & bit(digit_of(key)) != 0 {
                 node_of[usize::from(key)] = keys.len() as u16;
                 keys.push(key);
             }
@@ -172,8 +173,11 @@ impl Reach {
         }
         for &node in &stack[split..] {
             for &target in edges(node) {
-                let other = usize::from(self.component[usize::from(target)]);
-                if other != component {
+                // A node met already (its own, or one a merged set holds) brings nothing
+                // new: whatever reaches it reaches all it reaches.
+                let met = self.reaches[start + usize::from(target) / 64] & 1 << (target % 64);
+                if met == 0 {
+                    let other = usize::from(self.component[usize::from(target)]);
                     for word in 0..self.words {
                         self.reaches[start + word] |= self.reaches[other * self.words + word];
                     }
@@ -223,7 +227,7 @@ mod tests {
         let (mut contradictions, mut cycles, mut meetings) = (0, 0, 0);
         for cell_links in [false, true] {
             let reach = Reach::of(&state, cell_links);
-            let present = |key: Key| state.candidates(cell_of(key)) & 1 << (digit_of(key) - 1) != 0;
+            let present = |key: Key| state.candidates(cell_of(key)) & bit(digit_of(key)) != 0;
             let walks: Vec<Option<Vec<bool>>> = (0..KEYS as Key)
                 .map(|from| present(from).then(|| walked(&state, cell_links, from)))
                 .collect();

@@ -2,9 +2,11 @@
 //! forcing chains and cycles; Nishio; multiple (cell and region) forcing chains; dynamic
 //! forcing chains, with advanced implications from level 1 on.
 //!
-//! Every search collects all its hints, in the order the reference finds them; the caller
-//! keeps the first of the smallest (difficulty, complexity, kind) in that order, as the
-//! reference's stable sort does.
+//! Every search collects its hints in the order the reference finds them, all of them or
+//! (for a rating) only those that can be the easiest; the caller keeps the first of the
+//! smallest (difficulty, complexity, kind) in that order, as the reference's stable sort
+//! does. Static searches walk only from and through the potentials where a result can be,
+//! as the reachable sets of their graph tell (see `reach`).
 
 use super::Mode;
 use super::bitboard::{Cells, State, cells_of, house, house_index, peers};
@@ -480,12 +482,9 @@ impl<'a> Search<'a> {
             let p_on = self
                 .arena
                 .add(key(cell, digit, true), Cause::Assumption, &[]);
-            let p_off = self
-                .arena
-                .add(key(cell, digit, false), Cause::Assumption, &[]);
             let double = count >= 3 && !mode.nishio && mode.dynamic;
             let contradiction = mode.dynamic || mode.nishio;
-            let outcome = self.binary_chaining(board, p_on, p_off, double, contradiction);
+            let outcome = self.binary_chaining(board, p_on, double, contradiction);
             if !mode.nishio {
                 self.region_chainings(board, cell, digit, &outcome);
             }
@@ -544,7 +543,6 @@ impl<'a> Search<'a> {
         &mut self,
         board: &State,
         p_on: NodeId,
-        p_off: NodeId,
         double: bool,
         contradiction: bool,
     ) -> Outcome {
@@ -564,6 +562,8 @@ impl<'a> Search<'a> {
                 off: on_to_off,
             };
         }
+        let p_off_key = conjugate(self.arena.key(p_on));
+        let p_off = self.arena.add(p_off_key, Cause::Assumption, &[]);
         let mut off_to_on = self.set();
         let mut off_to_off = self.set();
         off_to_off.add(&self.arena, p_off);
