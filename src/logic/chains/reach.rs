@@ -173,11 +173,8 @@ impl Reach {
         }
         for &node in &stack[split..] {
             for &target in edges(node) {
-                // A node met already (its own, or one a merged set holds) brings nothing
-                // new: whatever reaches it reaches all it reaches.
-                let met = self.reaches[start + usize::from(target) / 64] & 1 << (target % 64);
-                if met == 0 {
-                    let other = usize::from(self.component[usize::from(target)]);
+                let other = usize::from(self.component[usize::from(target)]);
+                if other != component {
                     for word in 0..self.words {
                         self.reaches[start + word] |= self.reaches[other * self.words + word];
                     }

@@ -152,10 +152,10 @@ impl<'a> Search<'a> {
             .arena
             .add(key(cell, digit, true), Cause::Assumption, &[]);
         let (cycle_limit, chain_limit) = self.unary_limits(y, x);
-        let (on, off) = (key(cell, digit, true), key(cell, digit, false));
         let cycles = self.cycles(board, source, y, x, cycle_limit, reach);
         let mut chains = Vec::new();
         if let Some(reach) = reach {
+            let (on, off) = (key(cell, digit, true), key(cell, digit, false));
             if reach.reaches(on, off) {
                 self.forcing_chains(board, y, source, chain_limit, reach, &mut chains);
             }
@@ -444,30 +444,9 @@ impl<'a> Search<'a> {
         let digits = || digits_of(board.candidates(cell));
         reach.meet(digits().map(|digit| key(cell, digit, true)))
             || digits().any(|digit| {
-                self.region_places(board, cell, digit).any(|(_, places)| {
+                region_places(board, cell, digit, self.mode.multiple).any(|(_, places)| {
                     reach.meet(cells_of(places).map(|place| key(place, digit, true)))
                 })
-            })
-    }
-
-    /// The houses of `cell` (with the digit's places in each) whose region chainings for
-    /// `digit` start from `cell`: where it is the digit's first place, so each house is
-    /// met once.
-    fn region_places(
-        &self,
-        board: &State,
-        cell: Cell,
-        digit: u8,
-    ) -> impl Iterator<Item = (HouseKind, Cells)> {
-        let multiple = self.mode.multiple;
-        let digit_places = board.places(digit);
-        [HouseKind::Box, HouseKind::Row, HouseKind::Column]
-            .into_iter()
-            .filter_map(move |kind| {
-                let places = digit_places & house(cell, kind);
-                let count = places.count_ones();
-                let qualifies = count == 2 || multiple && count > 2;
-                (qualifies && places.trailing_zeros() as usize == cell).then_some((kind, places))
             })
     }
 
@@ -630,8 +609,7 @@ impl<'a> Search<'a> {
     /// Region forcing chains for `digit`, from each house of `cell` where `cell` is the
     /// digit's first place (so each house is met once).
     fn region_chainings(&mut self, board: &State, cell: Cell, digit: u8, outcome: &Outcome) {
-        let regions: Vec<_> = self.region_places(board, cell, digit).collect();
-        for (kind, places) in regions {
+        for (kind, places) in region_places(board, cell, digit, self.mode.multiple) {
             let mut region_on = self.copy_of(&outcome.on);
             let mut region_off = self.copy_of(&outcome.off);
             let mut branches: Vec<Outcome> = Vec::new();
@@ -802,4 +780,24 @@ fn removals_for(board: &State, target: Key) -> (Vec<(Cell, Digits)>, Option<Key>
     } else {
         (vec![(cell, bit(digit))], None)
     }
+}
+
+/// The houses of `cell` (with the digit's places in each) whose region chainings for
+/// `digit` start from `cell`: where it is the digit's first place, so each house is met
+/// once; houses with more than two places only for `multiple` chains.
+fn region_places(
+    board: &State,
+    cell: Cell,
+    digit: u8,
+    multiple: bool,
+) -> impl Iterator<Item = (HouseKind, Cells)> {
+    let digit_places = board.places(digit);
+    [HouseKind::Box, HouseKind::Row, HouseKind::Column]
+        .into_iter()
+        .filter_map(move |kind| {
+            let places = digit_places & house(cell, kind);
+            let count = places.count_ones();
+            let qualifies = count == 2 || multiple && count > 2;
+            (qualifies && places.trailing_zeros() as usize == cell).then_some((kind, places))
+        })
 }
