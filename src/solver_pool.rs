@@ -20,6 +20,9 @@
 //! both its permits until it returns, so a slot frees only when the work has really
 //! stopped, even if the caller was answered (time limit) or went away before.
 //!
+//! The pool keeps no counts of its own: [`SolverPool::occupancy`] reads how many runs
+//! hold a solver and how many wait from the semaphores, when someone asks.
+//!
 //! The work polls a [`Cancellation`] with the run's deadline and a flag that a drop guard
 //! raises when the caller's future is dropped, so a timed-out or abandoned run stops
 //! burning CPU within milliseconds.
@@ -28,7 +31,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use metrics::Gauge;
 use thiserror::Error;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -71,13 +73,13 @@ pub struct PoolLimits {
     pub time_limit: Duration,
 }
 
-/// Gauges a pool keeps up to date: runs holding a slot, and runs waiting for one.
-#[derive(Clone)]
-pub struct PoolGauges {
+/// Runs of a pool at one moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Occupancy {
     /// Runs that hold a solver slot.
-    pub in_use: Gauge,
-    /// Runs waiting for a solver slot.
-    pub waiting: Gauge,
+    pub running: usize,
+    /// Runs admitted that wait for a slot.
+    pub waiting: usize,
 }
 
 /// The bounded pool every CPU-heavy request goes through; cheap to clone.
@@ -89,20 +91,37 @@ struct Bounds {
     slots: Arc<Semaphore>,
     long_slots: Arc<Semaphore>,
     time_limit: Duration,
-    gauges: PoolGauges,
+    /// The permits of `slots` and of `admission` when nothing runs.
+    concurrency: usize,
+    capacity: usize,
 }
 
 impl SolverPool {
-    /// A pool of `limits.concurrency` solvers (at least one) that keeps `gauges`.
-    pub fn new(limits: PoolLimits, gauges: PoolGauges) -> Self {
+    /// A pool of `limits.concurrency` solvers (at least one).
+    pub fn new(limits: PoolLimits) -> Self {
         let concurrency = limits.concurrency.max(1);
+        let capacity = concurrency + limits.queue_length;
         SolverPool(Arc::new(Bounds {
-            admission: Arc::new(Semaphore::new(concurrency + limits.queue_length)),
+            admission: Arc::new(Semaphore::new(capacity)),
             slots: Arc::new(Semaphore::new(concurrency)),
             long_slots: Arc::new(Semaphore::new((concurrency - 1).max(1))),
             time_limit: limits.time_limit,
-            gauges,
+            concurrency,
+            capacity,
         }))
+    }
+
+    /// How many runs hold a solver and how many wait for one now.
+    pub fn occupancy(&self) -> Occupancy {
+        let bounds = &self.0;
+        let running = bounds.concurrency - bounds.slots.available_permits();
+        let admitted = bounds.capacity - bounds.admission.available_permits();
+        Occupancy {
+            running,
+            // A run whose caller went away keeps its slot until its work stops, but not
+            // its admission.
+            waiting: admitted.saturating_sub(running),
+        }
     }
 
     /// The time limit of a run that asked for `requested`: never more than the pool's.
@@ -136,10 +155,7 @@ impl SolverPool {
             .await
             .ok_or_else(|| timed_out.clone())?;
         let quick_end = Instant::now() + QUICK_ATTEMPT;
-        let quick = {
-            let _in_use = GaugeGuard::raise(&bounds.gauges.in_use);
-            work(&cancel.clone().with_deadline(quick_end.min(deadline)))
-        };
+        let quick = work(&cancel.clone().with_deadline(quick_end.min(deadline)));
         if let Some(result) = quick {
             return Ok(result);
         }
@@ -153,11 +169,9 @@ impl SolverPool {
         let (Some(long_slot), Some(slot)) = (long_slot, slot) else {
             return Err(timed_out);
         };
-        let in_use = bounds.gauges.in_use.clone();
         let run = tokio::task::spawn_blocking(move || {
             // The permits live in this closure: they are held until the thread is free.
             let _permits = (long_slot, slot);
-            let _in_use = GaugeGuard::raise(&in_use);
             work(&cancel.with_deadline(deadline))
         });
         match run.await {
@@ -169,8 +183,8 @@ impl SolverPool {
 }
 
 impl Bounds {
-    /// A permit of `semaphore`, waited for until `deadline` (counted as waiting meanwhile);
-    /// `None` when the deadline came first. A free permit is taken without a timer.
+    /// A permit of `semaphore`, waited for until `deadline`; `None` when the deadline came
+    /// first. A free permit is taken without a timer.
     async fn wait_for(
         &self,
         semaphore: &Arc<Semaphore>,
@@ -179,7 +193,6 @@ impl Bounds {
         if let Ok(permit) = Arc::clone(semaphore).try_acquire_owned() {
             return Some(permit);
         }
-        let _waiting = GaugeGuard::raise(&self.gauges.waiting);
         let permit = Arc::clone(semaphore).acquire_owned();
         // Boxed: only waits pay for the timer, and every caller's future stays small.
         Box::pin(tokio::time::timeout_at(deadline.into(), permit))
@@ -198,22 +211,6 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// Adds one to a gauge for as long as it lives.
-struct GaugeGuard(Gauge);
-
-impl GaugeGuard {
-    fn raise(gauge: &Gauge) -> Self {
-        gauge.increment(1.0);
-        GaugeGuard(gauge.clone())
-    }
-}
-
-impl Drop for GaugeGuard {
-    fn drop(&mut self) {
-        self.0.decrement(1.0);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::AtomicUsize;
@@ -227,11 +224,7 @@ mod tests {
             queue_length,
             time_limit: Duration::from_secs(10),
         };
-        let gauges = PoolGauges {
-            in_use: Gauge::noop(),
-            waiting: Gauge::noop(),
-        };
-        SolverPool::new(limits, gauges)
+        SolverPool::new(limits)
     }
 
     /// Work that runs until cancelled, counting the runs in progress in `running`.

@@ -35,10 +35,12 @@ def puzzles(path):
 
 
 def timed(command, stdin, stdout):
-    """Runs `command` with the given files, and returns how long it took in seconds."""
+    """Runs `command` with the given files, and returns how long it took in seconds and
+    what it wrote on stderr."""
     started = time.perf_counter()
-    subprocess.run(command, stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - started
+    done = subprocess.run(command, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE,
+                          check=True)
+    return time.perf_counter() - started, done.stderr
 
 
 def main():
@@ -69,6 +71,7 @@ def main():
 
     def curl(path):
         return ["curl", "--silent", "--show-error", "--fail", "--data-binary", f"@{path}",
+                "--write-out", "%{stderr}%{time_total}",
                 "--header", "Content-Type: application/x-ndjson", url]
 
     command = [BINARY, "solve", "--threads", str(args.threads)]
@@ -76,14 +79,17 @@ def main():
                "batch": os.path.join(work, "batch.out")}
     try:
         subprocess.run(curl(warm_up_path), check=True, stdout=subprocess.DEVNULL)
-        times = {"command": [], "batch": []}
-        ratios = []
+        times = {"command": [], "batch": [], "exchange": []}
+        ratios = {"batch": [], "exchange": []}
         for _ in range(args.repeats):
             with open(lines_path) as stdin, open(outputs["command"], "w") as stdout:
-                times["command"].append(timed(command, stdin, stdout))
+                times["command"].append(timed(command, stdin, stdout)[0])
             with open(outputs["batch"], "w") as stdout:
-                times["batch"].append(timed(curl(batch_path), subprocess.DEVNULL, stdout))
-            ratios.append(times["batch"][-1] / times["command"][-1])
+                took, exchange = timed(curl(batch_path), subprocess.DEVNULL, stdout)
+            times["batch"].append(took)
+            times["exchange"].append(float(exchange))
+            for side in ratios:
+                ratios[side].append(times[side][-1] / times["command"][-1])
     finally:
         server.stop()
 
@@ -96,10 +102,11 @@ def main():
         for index, (answer, solution) in enumerate(zip(answers, expected)))
     print(f"{len(grids)} puzzles from {os.path.relpath(args.file, attack.ROOT)}, "
           f"{args.threads} solver threads, {args.repeats} rounds")
-    for side in ("command", "batch"):
+    for side in ("command", "batch", "exchange"):
         print(f"{side:<8} median {statistics.median(times[side]):.3f} s  "
               f"({len(grids) / statistics.median(times[side]):,.0f} puzzles/s)")
-    print(f"ratio    median {statistics.median(ratios):.2f} (batch / command)")
+    for side in ratios:
+        print(f"ratio    median {statistics.median(ratios[side]):.2f} ({side} / command)")
     print(f"answers  {'identical line for line' if same else 'DIFFER'}")
     if not same:
         sys.exit(1)

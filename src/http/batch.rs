@@ -31,7 +31,7 @@ use tokio::time::Instant;
 use tokio_util::task::AbortOnDropHandle;
 
 use super::body::{BodyBudget, BufferedBody, declared_length, read_error};
-use super::json::{has_media_type, parse, to_json};
+use super::json::{RESPONSE_CAPACITY, has_media_type, parse, write_json};
 use super::problem::ApiError;
 use super::{AppState, Limits};
 
@@ -107,7 +107,7 @@ where
                     let json = failed.problem_json();
                     let mut answers = Vec::new();
                     for &number in &numbers {
-                        push_numbered(&mut answers, number, &json);
+                        push_numbered(&mut answers, number, |out| out.extend_from_slice(&json));
                     }
                     answers
                 });
@@ -130,48 +130,40 @@ where
     F: Fn(AppState, Req) -> Fut,
     Fut: Future<Output = Result<Resp, ApiError>>,
 {
-    let mut answers = Vec::new();
+    let mut answers = Vec::with_capacity(group.len() * RESPONSE_CAPACITY);
     for (number, line) in group {
-        let json = answer_line(state.clone(), line, &answer).await;
-        push_numbered(&mut answers, number, &json);
+        let request = line.and_then(|line| parse::<Req>(&line.bytes));
+        let answered = match request {
+            Ok(request) => answer(state.clone(), request).await,
+            Err(error) => Err(error),
+        };
+        push_numbered(&mut answers, number, |out| write_answer(out, answered));
     }
     answers
 }
 
-/// The answer to one line as JSON: `answer`'s, or the problem the line is.
-async fn answer_line<Req, Resp, F, Fut>(
-    state: AppState,
-    line: Result<BufferedBody, ApiError>,
-    answer: &F,
-) -> Vec<u8>
-where
-    Req: DeserializeOwned,
-    Resp: Serialize,
-    F: Fn(AppState, Req) -> Fut,
-    Fut: Future<Output = Result<Resp, ApiError>>,
-{
-    let request = line.and_then(|line| parse::<Req>(&line.bytes));
-    let answered = match request {
-        Ok(request) => answer(state, request).await,
-        Err(error) => Err(error),
-    };
-    answered
-        .and_then(|response| to_json(&response))
-        .unwrap_or_else(|error| error.problem_json())
+/// Appends `answered` as JSON to `out`: the answer, or the problem it is.
+fn write_answer<Resp: Serialize>(out: &mut Vec<u8>, answered: Result<Resp, ApiError>) {
+    let start = out.len();
+    if let Err(error) = answered.and_then(|response| write_json(out, &response)) {
+        out.truncate(start);
+        out.extend_from_slice(&error.problem_json());
+    }
 }
 
-/// Appends `object` (a JSON object) to `out` with `"line": number` as its first member,
-/// and a newline.
-fn push_numbered(line: &mut Vec<u8>, number: usize, object: &[u8]) {
-    write!(line, "{{\"line\":{number}").expect("writing to a Vec cannot fail");
-    match object.get(1..) {
-        Some(b"}") | None => line.push(b'}'),
-        Some(members) => {
-            line.push(b',');
-            line.extend_from_slice(members);
-        }
+/// Appends the JSON object that `write_object` appends to `out`, with `"line": number` as
+/// its first member, and a newline. The object is written in place, not copied.
+fn push_numbered(out: &mut Vec<u8>, number: usize, write_object: impl FnOnce(&mut Vec<u8>)) {
+    write!(out, "{{\"line\":{number}").expect("writing to a Vec cannot fail");
+    let object = out.len();
+    write_object(out);
+    // `{"a":1}` joins as `,"a":1}`; `{}` adds only its `}`.
+    if out.get(object + 1) == Some(&b'}') {
+        out.remove(object);
+    } else {
+        out[object] = b',';
     }
-    line.push(b'\n');
+    out.push(b'\n');
 }
 
 /// A line of the batch: its 1-based number, and its bytes or the problem it is.
@@ -324,8 +316,8 @@ mod tests {
     #[test]
     fn the_line_number_comes_first_in_every_object() {
         let mut out = Vec::new();
-        push_numbered(&mut out, 7, br#"{"a":1}"#);
-        push_numbered(&mut out, 12, b"{}");
+        push_numbered(&mut out, 7, |out| out.extend_from_slice(br#"{"a":1}"#));
+        push_numbered(&mut out, 12, |out| out.extend_from_slice(b"{}"));
         assert_eq!(out, b"{\"line\":7,\"a\":1}\n{\"line\":12}\n");
     }
 }

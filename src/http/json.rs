@@ -22,7 +22,7 @@ const APPLICATION_JSON: &str = "application/json";
 
 /// Room for the API's usual answers (a 9×9 solution and its stats take about 140 bytes),
 /// so writing one does not grow the buffer.
-const RESPONSE_CAPACITY: usize = 256;
+pub(super) const RESPONSE_CAPACITY: usize = 256;
 
 /// A JSON body: as an extractor, a request body read into `T`, whose failures answer in
 /// the API's error format; as a response, `T` written as `application/json`.
@@ -64,6 +64,11 @@ pub(super) fn has_media_type(headers: &HeaderMap, expected: &str) -> bool {
 /// `bytes` as a JSON object of type `T`: 400 `invalid_json` when it is not JSON, 422
 /// `invalid_request` (naming the field) when it is JSON of the wrong shape.
 pub(super) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    // Nearly every body is well formed: read it as it is, and only a failing one again
+    // with its path tracked, to name where it fails.
+    if let Ok(Object(value)) = serde_json::from_slice(bytes) {
+        return Ok(value);
+    }
     let mut json = serde_json::Deserializer::from_slice(bytes);
     match serde_path_to_error::deserialize(&mut json) {
         // Anything but whitespace after the object is a syntax error.
@@ -90,10 +95,16 @@ pub(super) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
 /// `value` written as JSON; a value that cannot be is a bug.
 pub(super) fn to_json<T: Serialize>(value: &T) -> Result<Vec<u8>, ApiError> {
     let mut body = Vec::with_capacity(RESPONSE_CAPACITY);
-    serde_json::to_writer(&mut body, value).map_err(|error| ApiError::Internal {
-        cause: format!("could not write the answer as JSON: {error}"),
-    })?;
+    write_json(&mut body, value)?;
     Ok(body)
+}
+
+/// Appends `value` as JSON to `out`; a value that cannot be written is a bug, and what
+/// was appended of it is left for the caller to take back.
+pub(super) fn write_json<T: Serialize>(out: &mut Vec<u8>, value: &T) -> Result<(), ApiError> {
+    serde_json::to_writer(out, value).map_err(|error| ApiError::Internal {
+        cause: format!("could not write the answer as JSON: {error}"),
+    })
 }
 
 impl<T: Serialize> IntoResponse for ApiJson<T> {

@@ -13,6 +13,7 @@ use metrics::{Counter, Gauge, Histogram, Unit};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
 
 use crate::server::{CloseReason, ConnectionObserver};
+use crate::solver_pool::Occupancy;
 
 const REQUESTS: &str = "sudoku_http_requests_total";
 const REQUEST_DURATION: &str = "sudoku_http_request_duration_seconds";
@@ -78,7 +79,7 @@ struct Registered {
     /// There are few of both, and finding a series here costs a small fraction of a
     /// lookup by name and labels (which also allocates the label values).
     requests: RwLock<HashMap<u16, HashMap<String, Series>>>,
-    /// The occupancy gauges, registered once like the solve series.
+    /// The solver pool's gauges, set from its occupancy when rendered.
     slots_in_use: Gauge,
     queue_depth: Gauge,
     /// Open connections, and closed ones by reason in [`CloseReason::ALL`] order.
@@ -138,9 +139,7 @@ impl Metrics {
             // Gauges are set up front so a scrape shows them before the first solve.
             metrics::gauge!(SLOTS).set(solver_slots as f64);
             let slots_in_use = metrics::gauge!(SLOTS_IN_USE);
-            slots_in_use.set(0.0);
             let queue_depth = metrics::gauge!(QUEUE_DEPTH);
-            queue_depth.set(0.0);
             let solves = SolveOutcome::ALL.map(|outcome| {
                 let labels = [("outcome", outcome.label().to_owned())];
                 Series::register(SOLVES, SOLVE_DURATION, &labels)
@@ -213,18 +212,11 @@ impl Metrics {
         self.0.solves[outcome as usize].record(elapsed);
     }
 
-    /// The gauge of solves running now.
-    pub fn slots_in_use(&self) -> Gauge {
-        self.0.slots_in_use.clone()
-    }
-
-    /// The gauge of solve requests waiting for a solver.
-    pub fn queue_depth(&self) -> Gauge {
-        self.0.queue_depth.clone()
-    }
-
-    /// Everything in the Prometheus text exposition format.
-    pub fn render(&self) -> String {
+    /// Everything in the Prometheus text exposition format, with the solver pool's
+    /// gauges at `pool`.
+    pub fn render(&self, pool: Occupancy) -> String {
+        self.0.slots_in_use.set(pool.running as f64);
+        self.0.queue_depth.set(pool.waiting as f64);
         self.0.handle.render()
     }
 
@@ -250,6 +242,11 @@ impl ConnectionObserver for Metrics {
 mod tests {
     use super::*;
 
+    const IDLE: Occupancy = Occupancy {
+        running: 0,
+        waiting: 0,
+    };
+
     #[test]
     fn each_outcome_counts_in_its_own_series() {
         let metrics = Metrics::new(1);
@@ -259,7 +256,7 @@ mod tests {
                 metrics.observe_solve(outcome, Duration::from_millis(1));
             }
         }
-        let text = metrics.render();
+        let text = metrics.render(IDLE);
         for (index, outcome) in SolveOutcome::ALL.into_iter().enumerate() {
             let label = outcome.label();
             for series in ["sudoku_solves_total", "sudoku_solve_duration_seconds_count"] {
@@ -275,12 +272,12 @@ mod tests {
         first.observe_solve(SolveOutcome::Solved, Duration::from_millis(1));
         assert!(
             first
-                .render()
+                .render(IDLE)
                 .contains(r#"sudoku_solves_total{outcome="solved"} 1"#)
         );
         assert!(
             second
-                .render()
+                .render(IDLE)
                 .contains(r#"sudoku_solves_total{outcome="solved"} 0"#)
         );
     }

@@ -40,7 +40,7 @@ pub use middleware::with_layers;
 pub use ops::Readiness;
 use problem::ApiError;
 
-use crate::solver_pool::{PoolGauges, PoolLimits, SolverPool};
+use crate::solver_pool::{PoolLimits, SolverPool};
 
 /// The limits the API enforces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,12 +95,8 @@ impl AppState {
             queue_length: limits.queue_length,
             time_limit: limits.solve_timeout,
         };
-        let gauges = PoolGauges {
-            in_use: metrics.slots_in_use(),
-            waiting: metrics.queue_depth(),
-        };
         AppState(Arc::new(SharedState {
-            pool: SolverPool::new(pool_limits, gauges),
+            pool: SolverPool::new(pool_limits),
             body_budget: BodyBudget::new(limits.body_budget_bytes),
             metrics,
             readiness: Readiness::new(),

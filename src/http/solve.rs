@@ -27,12 +27,6 @@ pub async fn solve(
 /// The answer to a solve request (a line of a batch, or the body of `/solve`).
 pub async fn answer(state: AppState, request: SolveRequest) -> Result<SolveResponse, ApiError> {
     let grid = request.grid.parse()?;
-    // Clashing givens make the grid unsolvable; saying where they clash is more useful
-    // than a bare `unsolvable`, and costs no solver time.
-    let verdict = validate(&grid);
-    if !verdict.valid {
-        return Err(ApiError::ConflictingGivens(verdict.conflicts));
-    }
     let options = SolveOptions {
         order: request.order.into(),
         // A second solution is all it takes to know the first is not unique.
@@ -40,6 +34,13 @@ pub async fn answer(state: AppState, request: SolveRequest) -> Result<SolveRespo
     };
     let report = solve_on_pool(&state, grid, options, request.timeout_ms).await?;
     let Outcome::Solved { solution, count } = report.outcome else {
+        // Clashing givens are the usual reason, and the one a client can fix: say where
+        // they clash. Checked only now, as the command does: the solver finds any clash
+        // at once, and a grid that is solved needs no check.
+        let verdict = validate(&request.grid.parse()?);
+        if !verdict.valid {
+            return Err(ApiError::ConflictingGivens(verdict.conflicts));
+        }
         return Err(ApiError::Unsolvable);
     };
     Ok(SolveResponse {
