@@ -214,7 +214,7 @@ impl LineReader {
     /// that ends the batch (too many lines, too many bytes, too slow, cut off).
     async fn next_line(&mut self) -> Option<Line> {
         while !self.finished {
-            if let Some(end) = self.pending.iter().position(|&byte| byte == b'\n') {
+            if let Some(end) = memchr::memchr(b'\n', &self.pending) {
                 let piece = self.pending.split_to(end + 1);
                 self.extend_line(&piece[..end]).await;
                 if let Some(line) = self.complete_line() {
