@@ -5,9 +5,12 @@ The same release binary, with the same number of solver threads, solves every pu
 FILE twice per round: once as a command (`solve --threads N < FILE`), once as a server
 (`serve` with SOLVER_CONCURRENCY=N) answering one NDJSON batch that curl sends and reads
 at once. Both are timed as whole client processes (the server is started beforehand and
-warmed up with one small batch). The rounds alternate; the medians of each side and the
-median of the per-round ratios (batch / command; 1.0 means as fast) are printed, and the
-answers are checked to be the same solutions, line for line.
+warmed up with one small batch); the batch is also timed as the exchange alone, from
+curl's own clock (`time_total`: connect to last byte, without curl starting up and
+reading the file), which is what a client that is already running waits for. The rounds
+alternate; the medians of each side and the medians of the per-round ratios (to the
+command; 1.0 means as fast) are printed, and the answers are checked to be the same
+solutions, line for line.
 
 usage: benches/service/batch_vs_cli.py [--file FILE] [--threads N] [--repeats N] [--no-build]
 """
@@ -78,7 +81,8 @@ def main():
     outputs = {"command": os.path.join(work, "command.out"),
                "batch": os.path.join(work, "batch.out")}
     try:
-        subprocess.run(curl(warm_up_path), check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(curl(warm_up_path), check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
         times = {"command": [], "batch": [], "exchange": []}
         ratios = {"batch": [], "exchange": []}
         for _ in range(args.repeats):
