@@ -1,0 +1,289 @@
+//! Multiple and dynamic forcing chains: what follows from every candidate of a cell, or
+//! every place of a digit in a house, and holds whichever is true.
+
+use super::{Search, removals_for};
+use crate::logic::board::{Cell, HouseKind, digits_of};
+use crate::logic::chains::bitboard::{Cells, State, cells_of, house, house_index};
+use crate::logic::chains::graph::{Cause, NodeId, PotentialSet, conjugate, key};
+use crate::logic::chains::hints::{ChainHint, HintShape};
+use crate::logic::chains::reach::Reach;
+
+/// The sets that a binary chaining from one candidate leaves: what follows from it being
+/// true.
+struct Outcome {
+    on: PotentialSet,
+    off: PotentialSet,
+}
+
+impl Search<'_> {
+    pub(super) fn multiple_chains(&mut self, board: &State) {
+        // Static chains walk one fixed graph: skip the cells where no chaining can meet.
+        let reach = (!self.mode.dynamic).then(|| Reach::of(board, true));
+        for cell in 0..81 {
+            let count = board.candidates(cell).count_ones();
+            if count > 2 || count > 1 && self.mode.dynamic {
+                if self.cancelled() {
+                    return;
+                }
+                if reach
+                    .as_ref()
+                    .is_some_and(|reach| !self.chainings_can_meet(board, cell, reach))
+                {
+                    continue;
+                }
+                self.chains_from_cell(board, cell, count);
+            }
+        }
+    }
+
+    /// Whether the chains of some cell or region chaining from `cell` can reach a common
+    /// potential; without one, `chains_from_cell` finds nothing.
+    fn chainings_can_meet(&self, board: &State, cell: Cell, reach: &Reach) -> bool {
+        let digits = || digits_of(board.candidates(cell));
+        reach.meet(digits().map(|digit| key(cell, digit, true)))
+            || digits().any(|digit| {
+                region_places(board, cell, digit, self.mode.multiple).any(|(_, places)| {
+                    reach.meet(cells_of(places).map(|place| key(place, digit, true)))
+                })
+            })
+    }
+
+    fn chains_from_cell(&mut self, board: &State, cell: Cell, count: u32) {
+        let mark = self.arena.mark();
+        let hints_before = self.hints.len();
+        let mode = self.mode;
+        let mut outcomes: Vec<(u8, Outcome)> = Vec::new();
+        let mut cell_on: Option<PotentialSet> = None;
+        let mut cell_off: Option<PotentialSet> = None;
+        for digit in digits_of(board.candidates(cell)) {
+            let p_on = self
+                .arena
+                .add(key(cell, digit, true), Cause::Assumption, &[]);
+            let double = count >= 3 && !mode.nishio && mode.dynamic;
+            let contradiction = mode.dynamic || mode.nishio;
+            let outcome = self.binary_chaining(board, p_on, double, contradiction);
+            if !mode.nishio {
+                self.region_chainings(board, cell, digit, &outcome);
+            }
+            match (&mut cell_on, &mut cell_off) {
+                (Some(on), Some(off)) => {
+                    on.retain_in(&outcome.on);
+                    off.retain_in(&outcome.off);
+                }
+                _ => {
+                    cell_on = Some(self.copy_of(&outcome.on));
+                    cell_off = Some(self.copy_of(&outcome.off));
+                }
+            }
+            outcomes.push((digit, outcome));
+        }
+        if !mode.nishio && (count == 2 || mode.multiple && count > 2) {
+            for (common, on) in [(cell_on.as_ref(), true), (cell_off.as_ref(), false)] {
+                let Some(common) = common else { continue };
+                for target in common.iter().collect::<Vec<_>>() {
+                    let target_key = self.arena.key(target);
+                    let chains: Vec<NodeId> = outcomes
+                        .iter()
+                        .filter_map(|(_, outcome)| {
+                            if on { &outcome.on } else { &outcome.off }.get(target_key)
+                        })
+                        .collect();
+                    let (removable, result) = removals_for(board, target_key);
+                    let hint = ChainHint::new(
+                        HintShape::Cell { cell, chains },
+                        mode,
+                        true,
+                        true,
+                        removable,
+                        result,
+                        &mut self.arena,
+                    );
+                    self.push_if_worth(hint);
+                }
+            }
+        }
+        for (_, outcome) in outcomes {
+            self.recycle(outcome.on);
+            self.recycle(outcome.off);
+        }
+        for set in [cell_on, cell_off].into_iter().flatten() {
+            self.recycle(set);
+        }
+        if self.hints.len() == hints_before {
+            self.arena.rollback(mark);
+        }
+    }
+
+    /// Assumes `p_on`'s candidate true, then false: contradictions of either, and
+    /// (`double`) what follows either way. Returns what follows from it being true.
+    fn binary_chaining(
+        &mut self,
+        board: &State,
+        p_on: NodeId,
+        double: bool,
+        contradiction: bool,
+    ) -> Outcome {
+        let mut on_to_on = self.set();
+        let mut on_to_off = self.set();
+        on_to_on.add(&self.arena, p_on);
+        let absurd = self.chaining(board, &mut on_to_on, &mut on_to_off);
+        if let Some((on, off)) = absurd.filter(|_| contradiction) {
+            // The candidate cannot be true.
+            let hint = self.binary_hint(board, p_on, on, off, p_on, true);
+            self.push_if_worth(hint);
+        }
+        if !double && !contradiction {
+            // Nothing is asked of the candidate being false.
+            return Outcome {
+                on: on_to_on,
+                off: on_to_off,
+            };
+        }
+        let p_off_key = conjugate(self.arena.key(p_on));
+        let p_off = self.arena.add(p_off_key, Cause::Assumption, &[]);
+        let mut off_to_on = self.set();
+        let mut off_to_off = self.set();
+        off_to_off.add(&self.arena, p_off);
+        let absurd = self.chaining(board, &mut off_to_on, &mut off_to_off);
+        if let Some((on, off)) = absurd.filter(|_| contradiction) {
+            // The candidate cannot be false.
+            let hint = self.binary_hint(board, p_off, on, off, p_off, true);
+            self.push_if_worth(hint);
+        }
+        if double {
+            for from_on in on_to_on.iter().collect::<Vec<_>>() {
+                if let Some(from_off) = off_to_on.get(self.arena.key(from_on)) {
+                    let hint = self.binary_hint(board, p_on, from_on, from_off, from_on, false);
+                    self.push_if_worth(hint);
+                }
+            }
+            for from_on in on_to_off.iter().collect::<Vec<_>>() {
+                if let Some(from_off) = off_to_off.get(self.arena.key(from_on)) {
+                    let hint = self.binary_hint(board, p_off, from_on, from_off, from_off, false);
+                    self.push_if_worth(hint);
+                }
+            }
+        }
+        self.recycle(off_to_on);
+        self.recycle(off_to_off);
+        Outcome {
+            on: on_to_on,
+            off: on_to_off,
+        }
+    }
+
+    fn binary_hint(
+        &mut self,
+        board: &State,
+        source: NodeId,
+        dst_on: NodeId,
+        dst_off: NodeId,
+        target: NodeId,
+        absurd: bool,
+    ) -> ChainHint {
+        // A contradiction concludes the source's opposite; a double chain, what follows
+        // either way.
+        let conclusion = if absurd {
+            conjugate(self.arena.key(source))
+        } else {
+            self.arena.key(target)
+        };
+        let (removable, result) = removals_for(board, conclusion);
+        ChainHint::new(
+            HintShape::Binary {
+                dst_on,
+                dst_off,
+                absurd,
+            },
+            self.mode,
+            true,
+            true,
+            removable,
+            result,
+            &mut self.arena,
+        )
+    }
+
+    /// Region forcing chains for `digit`, from each house of `cell` where `cell` is the
+    /// digit's first place (so each house is met once).
+    fn region_chainings(&mut self, board: &State, cell: Cell, digit: u8, outcome: &Outcome) {
+        for (kind, places) in region_places(board, cell, digit, self.mode.multiple) {
+            let mut region_on = self.copy_of(&outcome.on);
+            let mut region_off = self.copy_of(&outcome.off);
+            let mut branches: Vec<Outcome> = Vec::new();
+            for other in cells_of(places) {
+                if other == cell {
+                    continue;
+                }
+                let start = self
+                    .arena
+                    .add(key(other, digit, true), Cause::Assumption, &[]);
+                let mut to_on = self.set();
+                let mut to_off = self.set();
+                to_on.add(&self.arena, start);
+                self.chaining(board, &mut to_on, &mut to_off);
+                region_on.retain_in(&to_on);
+                region_off.retain_in(&to_off);
+                branches.push(Outcome {
+                    on: to_on,
+                    off: to_off,
+                });
+            }
+            for (common, on) in [(&region_on, true), (&region_off, false)] {
+                for target in common.iter().collect::<Vec<_>>() {
+                    let target_key = self.arena.key(target);
+                    let pick = |outcome: &Outcome| {
+                        if on { &outcome.on } else { &outcome.off }.get(target_key)
+                    };
+                    // Branches in the order of the house's positions: this cell's first.
+                    let chains: Vec<NodeId> = std::iter::once(outcome)
+                        .chain(branches.iter())
+                        .filter_map(pick)
+                        .collect();
+                    let (removable, result) = removals_for(board, target_key);
+                    let hint = ChainHint::new(
+                        HintShape::Region {
+                            kind,
+                            index: house_index(cell, kind),
+                            digit,
+                            chains,
+                        },
+                        self.mode,
+                        true,
+                        true,
+                        removable,
+                        result,
+                        &mut self.arena,
+                    );
+                    self.push_if_worth(hint);
+                }
+            }
+            for branch in branches {
+                self.recycle(branch.on);
+                self.recycle(branch.off);
+            }
+            self.recycle(region_on);
+            self.recycle(region_off);
+        }
+    }
+}
+
+/// The houses of `cell` (with the digit's places in each) whose region chainings for
+/// `digit` start from `cell`: where it is the digit's first place, so each house is met
+/// once; houses with more than two places only for `multiple` chains.
+fn region_places(
+    board: &State,
+    cell: Cell,
+    digit: u8,
+    multiple: bool,
+) -> impl Iterator<Item = (HouseKind, Cells)> {
+    let digit_places = board.places(digit);
+    [HouseKind::Box, HouseKind::Row, HouseKind::Column]
+        .into_iter()
+        .filter_map(move |kind| {
+            let places = digit_places & house(cell, kind);
+            let count = places.count_ones();
+            let qualifies = count == 2 || multiple && count > 2;
+            (qualifies && places.trailing_zeros() as usize == cell).then_some((kind, places))
+        })
+}

@@ -1,0 +1,103 @@
+//! Uniqueness techniques, which assume the puzzle has one solution: unique rectangles and
+//! loops (types 1 to 4), and the bivalue universal grave (types 1 to 4).
+//!
+//! Both look for a deadly pattern: cells whose candidates could be swapped between two
+//! solutions. Since the puzzle has one solution, some candidate outside the pattern must
+//! be true, and what it sees can go. The searches follow Sukaku Explainer's lkSudoku
+//! variants (its defaults), scan for scan, so that the same pattern is found first.
+//!
+//! `loops` finds the rectangles and loops, `grave` the graves; the removals and house
+//! references they share are here.
+
+mod grave;
+mod loops;
+
+pub use grave::bug;
+pub use loops::unique_loops;
+
+use super::board::{Cell, Digits, HouseKind, digits_of};
+use super::cell_masks::{CellMask, cells_of};
+use super::step::{Elimination, HouseRef};
+
+/// A house index of [`HOUSES`](super::cell_masks::HOUSES) as a reference for a step.
+fn house_ref(house: usize) -> HouseRef {
+    let kind = [HouseKind::Box, HouseKind::Row, HouseKind::Column][house / 9];
+    HouseRef {
+        kind,
+        index: house % 9,
+    }
+}
+
+/// The mask of `cells`.
+fn mask_of(cells: &[Cell]) -> CellMask {
+    cells.iter().fold(0, |mask, &cell| mask | 1 << cell)
+}
+
+/// Candidates to remove, as a set of cells per digit, until they become a step's
+/// eliminations (sorted by cell).
+#[derive(Default)]
+struct Removals([CellMask; 9]);
+
+impl Removals {
+    /// Removes each of `digits` from each of `cells`.
+    fn add(&mut self, digits: Digits, cells: CellMask) {
+        for digit in digits_of(digits) {
+            self.0[digit as usize - 1] |= cells;
+        }
+    }
+
+    /// Whether nothing is removed.
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|&cells| cells == 0)
+    }
+
+    /// The removals cell by cell, in cell order.
+    fn eliminations(&self) -> Vec<Elimination> {
+        let cells = self.0.iter().fold(0, |all, &cells| all | cells);
+        cells_of(cells)
+            .map(|cell| Elimination {
+                cell,
+                digits: (0..9)
+                    .filter(|&digit| self.0[digit] & 1 << cell != 0)
+                    .fold(0, |digits, digit| digits | 1 << digit),
+            })
+            .collect()
+    }
+}
+
+/// Boards and expected answers for the tests of both searches.
+#[cfg(test)]
+mod testing {
+    use super::*;
+    use crate::grid::Grid;
+    use crate::logic::board::{Board, bit};
+
+    pub(super) fn empty_board() -> Board {
+        Board::from_grid(&Grid::empty(9).unwrap())
+    }
+
+    pub(super) fn digits(list: &[u8]) -> Digits {
+        list.iter().fold(0, |mask, &digit| mask | bit(digit))
+    }
+
+    /// Leaves `cells` with only the digits of `list`.
+    pub(super) fn keep(board: &mut Board, cells: &[Cell], list: &[u8]) {
+        for &cell in cells {
+            board.eliminate(cell, !digits(list));
+        }
+    }
+
+    pub(super) fn eliminations(pairs: &[(Cell, &[u8])]) -> Vec<Elimination> {
+        pairs
+            .iter()
+            .map(|&(cell, list)| Elimination {
+                cell,
+                digits: digits(list),
+            })
+            .collect()
+    }
+
+    pub(super) fn board_of(symbols: &str) -> Board {
+        Board::from_grid(&Grid::parse_symbols(symbols).unwrap())
+    }
+}
