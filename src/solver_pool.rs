@@ -20,15 +20,16 @@
 //! both its permits until it returns, so a slot frees only when the work has really
 //! stopped, even if the caller was answered (time limit) or went away before.
 //!
-//! The pool keeps no counts of its own: [`SolverPool::occupancy`] reads how many runs
-//! hold a solver and how many wait from the semaphores, when someone asks.
+//! [`SolverPool::occupancy`] says how many runs hold a solver (read off `slots`) and how
+//! many wait for one (counted only on the way through a wait), so a run that does not wait
+//! updates no shared count.
 //!
 //! The work polls a [`Cancellation`] with the run's deadline and a flag that a drop guard
 //! raises when the caller's future is dropped, so a timed-out or abandoned run stops
 //! burning CPU within milliseconds.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
@@ -91,36 +92,32 @@ struct Bounds {
     slots: Arc<Semaphore>,
     long_slots: Arc<Semaphore>,
     time_limit: Duration,
-    /// The permits of `slots` and of `admission` when nothing runs.
+    /// The permits of `slots` when nothing runs.
     concurrency: usize,
-    capacity: usize,
+    /// Runs waiting for a permit of `slots` or `long_slots`.
+    waiting: AtomicUsize,
 }
 
 impl SolverPool {
     /// A pool of `limits.concurrency` solvers (at least one).
     pub fn new(limits: PoolLimits) -> Self {
         let concurrency = limits.concurrency.max(1);
-        let capacity = concurrency + limits.queue_length;
         SolverPool(Arc::new(Bounds {
-            admission: Arc::new(Semaphore::new(capacity)),
+            admission: Arc::new(Semaphore::new(concurrency + limits.queue_length)),
             slots: Arc::new(Semaphore::new(concurrency)),
             long_slots: Arc::new(Semaphore::new((concurrency - 1).max(1))),
             time_limit: limits.time_limit,
             concurrency,
-            capacity,
+            waiting: AtomicUsize::new(0),
         }))
     }
 
     /// How many runs hold a solver and how many wait for one now.
     pub fn occupancy(&self) -> Occupancy {
         let bounds = &self.0;
-        let running = bounds.concurrency - bounds.slots.available_permits();
-        let admitted = bounds.capacity - bounds.admission.available_permits();
         Occupancy {
-            running,
-            // A run whose caller went away keeps its slot until its work stops, but not
-            // its admission.
-            waiting: admitted.saturating_sub(running),
+            running: bounds.concurrency - bounds.slots.available_permits(),
+            waiting: bounds.waiting.load(Ordering::Relaxed),
         }
     }
 
@@ -183,8 +180,8 @@ impl SolverPool {
 }
 
 impl Bounds {
-    /// A permit of `semaphore`, waited for until `deadline`; `None` when the deadline came
-    /// first. A free permit is taken without a timer.
+    /// A permit of `semaphore`, waited for until `deadline` (counted as waiting meanwhile);
+    /// `None` when the deadline came first. A free permit is taken without a timer.
     async fn wait_for(
         &self,
         semaphore: &Arc<Semaphore>,
@@ -193,12 +190,29 @@ impl Bounds {
         if let Ok(permit) = Arc::clone(semaphore).try_acquire_owned() {
             return Some(permit);
         }
+        let _waiting = Waiting::count(&self.waiting);
         let permit = Arc::clone(semaphore).acquire_owned();
         // Boxed: only waits pay for the timer, and every caller's future stays small.
         Box::pin(tokio::time::timeout_at(deadline.into(), permit))
             .await
             .ok()
             .map(|permit| permit.expect("the pool's semaphores are never closed"))
+    }
+}
+
+/// One more in a count for as long as it lives.
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl<'a> Waiting<'a> {
+    fn count(waiting: &'a AtomicUsize) -> Self {
+        waiting.fetch_add(1, Ordering::Relaxed);
+        Waiting(waiting)
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -213,7 +227,6 @@ impl Drop for CancelOnDrop {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::AtomicUsize;
 
     use super::*;
     use crate::test_support::{bounded, eventually};
@@ -270,9 +283,13 @@ mod tests {
             let (pool, running) = (pool.clone(), Arc::clone(&running));
             async move { pool.run(Duration::from_secs(10), endless(running)).await }
         });
+        let one_runs_one_waits = Occupancy {
+            running: 1,
+            waiting: 1,
+        };
         eventually(
-            || pool.0.admission.available_permits() == 0,
-            "the second run was never admitted",
+            || pool.0.admission.available_permits() == 0 && pool.occupancy() == one_runs_one_waits,
+            "the second run was never admitted to wait",
         )
         .await;
         // A third is refused at once, and its work never runs.
@@ -288,8 +305,12 @@ mod tests {
         // Dropping the callers stops their work: the slots come back.
         long.abort();
         waiting.abort();
+        let idle = Occupancy {
+            running: 0,
+            waiting: 0,
+        };
         eventually(
-            || running.load(Ordering::SeqCst) == 0 && pool.0.slots.available_permits() == 2,
+            || running.load(Ordering::SeqCst) == 0 && pool.occupancy() == idle,
             "abandoned work kept running",
         )
         .await;

@@ -157,11 +157,12 @@ fn push_numbered(out: &mut Vec<u8>, number: usize, write_object: impl FnOnce(&mu
     write!(out, "{{\"line\":{number}").expect("writing to a Vec cannot fail");
     let object = out.len();
     write_object(out);
-    // `{"a":1}` joins as `,"a":1}`; `{}` adds only its `}`.
-    if out.get(object + 1) == Some(&b'}') {
-        out.remove(object);
-    } else {
+    // `{"a":1}` joins as `,"a":1}`; `{}` (or nothing) adds only a `}`.
+    if out.len() > object + 2 {
         out[object] = b',';
+    } else {
+        out.truncate(object);
+        out.push(b'}');
     }
     out.push(b'\n');
 }
@@ -318,6 +319,7 @@ mod tests {
         let mut out = Vec::new();
         push_numbered(&mut out, 7, |out| out.extend_from_slice(br#"{"a":1}"#));
         push_numbered(&mut out, 12, |out| out.extend_from_slice(b"{}"));
-        assert_eq!(out, b"{\"line\":7,\"a\":1}\n{\"line\":12}\n");
+        push_numbered(&mut out, 13, |_| {});
+        assert_eq!(out, b"{\"line\":7,\"a\":1}\n{\"line\":12}\n{\"line\":13}\n");
     }
 }

@@ -136,7 +136,7 @@ impl Metrics {
             metrics::describe_gauge!(SLOTS, "Solves that may run at once");
             metrics::describe_gauge!(SLOTS_IN_USE, "Solves running now");
             metrics::describe_gauge!(QUEUE_DEPTH, "Solve requests waiting for a solver");
-            // Gauges are set up front so a scrape shows them before the first solve.
+            // The solver count is set once; the pool's gauges are set by each rendering.
             metrics::gauge!(SLOTS).set(solver_slots as f64);
             let slots_in_use = metrics::gauge!(SLOTS_IN_USE);
             let queue_depth = metrics::gauge!(QUEUE_DEPTH);

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use axum::extract::State;
 
 use super::AppState;
-use super::dto::{SolveRequest, SolveResponse, SolveStats};
+use super::dto::{GridInput, SolveRequest, SolveResponse, SolveStats};
 use super::json::ApiJson;
 use super::metrics::{Metrics, SolveOutcome};
 use super::problem::ApiError;
@@ -32,16 +32,10 @@ pub async fn answer(state: AppState, request: SolveRequest) -> Result<SolveRespo
         // A second solution is all it takes to know the first is not unique.
         limit: if request.unique { 2 } else { 1 },
     };
-    let report = solve_on_pool(&state, grid, options, request.timeout_ms).await?;
+    let solved = solve_on_pool(&state, grid, options, request.timeout_ms).await;
+    let report = solved.map_err(|error| clash_or(&request.grid, error))?;
     let Outcome::Solved { solution, count } = report.outcome else {
-        // Clashing givens are the usual reason, and the one a client can fix: say where
-        // they clash. Checked only now, as the command does: the solver finds any clash
-        // at once, and a grid that is solved needs no check.
-        let verdict = validate(&request.grid.parse()?);
-        if !verdict.valid {
-            return Err(ApiError::ConflictingGivens(verdict.conflicts));
-        }
-        return Err(ApiError::Unsolvable);
+        return Err(clash_or(&request.grid, ApiError::Unsolvable));
     };
     Ok(SolveResponse {
         solution: request.grid.render(&solution),
@@ -51,6 +45,17 @@ pub async fn answer(state: AppState, request: SolveRequest) -> Result<SolveRespo
             guesses: report.guesses,
         },
     })
+}
+
+/// Where the givens of `grid` clash, if they do, or else `error`: why its solve failed.
+/// Clashing givens are the usual reason a grid has no solution, and the one a client can
+/// fix. They are looked for only once a solve has failed, as the command does for a file
+/// of puzzles: the solver meets a clash at once, and a grid that is solved needs no check.
+fn clash_or(grid: &GridInput, error: ApiError) -> ApiError {
+    match grid.parse().map(|grid| validate(&grid)) {
+        Ok(verdict) if !verdict.valid => ApiError::ConflictingGivens(verdict.conflicts),
+        _ => error,
+    }
 }
 
 /// Solves `grid` on the solver pool, within the server's time limit or the lower

@@ -126,6 +126,15 @@ async fn beyond_the_queue_requests_get_503_overloaded_with_retry_after() {
     let turned_away = server.post("/solve", &json!({ "grid": CLASSIC })).await;
     assert_eq!(turned_away.headers()["retry-after"], "30");
     problem_of(turned_away, StatusCode::SERVICE_UNAVAILABLE, "overloaded").await;
+    // Clashing givens are still named: no solver would help.
+    let clashing = format!("11{}", &CLASSIC[2..]);
+    let clashing = server.post("/solve", &json!({ "grid": clashing })).await;
+    problem_of(
+        clashing,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "conflicting_givens",
+    )
+    .await;
     // `/validate` without `solvable` never needs a solver.
     let validated = server.post("/validate", &json!({ "grid": CLASSIC })).await;
     assert_eq!(validated.status(), StatusCode::OK);

@@ -16,6 +16,8 @@ struct Outcome {
 }
 
 impl Search<'_> {
+    /// Cell and region chainings from every cell with more than two candidates (two or
+    /// more when dynamic), in cell order.
     pub(super) fn multiple_chains(&mut self, board: &State) {
         // Static chains walk one fixed graph: skip the cells where no chaining can meet.
         let reach = (!self.mode.dynamic).then(|| Reach::of(board, true));

@@ -22,6 +22,8 @@ impl Search<'_> {
         )
     }
 
+    /// Cycles and forcing chains from every candidate of a cell with two or more, along
+    /// Y-links (`y`), X-links (`x`) or both.
     pub(super) fn unary_chains(&mut self, board: &State, y: bool, x: bool) {
         // Forcing chains (X-links on) walk only from where one exists.
         let reach = x.then(|| Reach::of(board, y));
