@@ -7,7 +7,8 @@ FILE twice per round: once as a command (`solve --threads N < FILE`), once as a 
 at once. Both are timed as whole client processes (the server is started beforehand and
 warmed up with one small batch); the batch is also timed as the exchange alone, from
 curl's own clock (`time_total`: connect to last byte, without curl starting up and
-reading the file), which is what a client that is already running waits for. The rounds
+reading the file), which is what a client that is already running waits for. As a floor,
+the same lines also go through `/validate/batch` (an exchange with no solving). The rounds
 alternate; the medians of each side and the medians of the per-round ratios (to the
 command; 1.0 means as fast) are printed, and the answers are checked to be the same
 solutions, line for line.
@@ -70,12 +71,12 @@ def main():
         out.writelines(json.dumps({"grid": grid}) + "\n" for grid in grids[:1000])
 
     server = attack.Server(BINARY, "service", env={"SOLVER_CONCURRENCY": str(args.threads)})
-    url = f"http://127.0.0.1:{server.port}/solve/batch"
+    base = f"http://127.0.0.1:{server.port}"
 
-    def curl(path):
+    def curl(path, endpoint="/solve/batch"):
         return ["curl", "--silent", "--show-error", "--fail", "--data-binary", f"@{path}",
                 "--write-out", "%{stderr}%{time_total}",
-                "--header", "Content-Type: application/x-ndjson", url]
+                "--header", "Content-Type: application/x-ndjson", base + endpoint]
 
     command = [BINARY, "solve", "--threads", str(args.threads)]
     outputs = {"command": os.path.join(work, "command.out"),
@@ -83,8 +84,8 @@ def main():
     try:
         subprocess.run(curl(warm_up_path), check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
-        times = {"command": [], "batch": [], "exchange": []}
-        ratios = {"batch": [], "exchange": []}
+        times = {"command": [], "batch": [], "exchange": [], "floor": []}
+        ratios = {"batch": [], "exchange": [], "floor": []}
         for _ in range(args.repeats):
             with open(lines_path) as stdin, open(outputs["command"], "w") as stdout:
                 times["command"].append(timed(command, stdin, stdout)[0])
@@ -92,6 +93,10 @@ def main():
                 took, exchange = timed(curl(batch_path), subprocess.DEVNULL, stdout)
             times["batch"].append(took)
             times["exchange"].append(float(exchange))
+            # The same lines without solving: what reading and answering them costs alone.
+            floor = timed(curl(batch_path, "/validate/batch"), subprocess.DEVNULL,
+                          subprocess.DEVNULL)[1]
+            times["floor"].append(float(floor))
             for side in ratios:
                 ratios[side].append(times[side][-1] / times["command"][-1])
     finally:
@@ -106,7 +111,7 @@ def main():
         for index, (answer, solution) in enumerate(zip(answers, expected)))
     print(f"{len(grids)} puzzles from {os.path.relpath(args.file, attack.ROOT)}, "
           f"{args.threads} solver threads, {args.repeats} rounds")
-    for side in ("command", "batch", "exchange"):
+    for side in ("command", "batch", "exchange", "floor"):
         print(f"{side:<8} median {statistics.median(times[side]):.3f} s  "
               f"({len(grids) / statistics.median(times[side]):,.0f} puzzles/s)")
     for side in ratios:
