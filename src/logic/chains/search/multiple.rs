@@ -4,7 +4,7 @@
 use super::{Search, removals_for};
 use crate::logic::board::{Cell, HouseKind, digits_of};
 use crate::logic::chains::bitboard::{Cells, State, cells_of, house, house_index};
-use crate::logic::chains::graph::{Cause, NodeId, PotentialSet, conjugate, key};
+use crate::logic::chains::graph::{Cause, NodeId, PotentialSet, conjugate, is_on, key};
 use crate::logic::chains::hints::{ChainHint, HintShape};
 use crate::logic::chains::reach::Reach;
 
@@ -125,53 +125,51 @@ impl Search<'_> {
         double: bool,
         contradiction: bool,
     ) -> Outcome {
-        let mut on_to_on = self.set();
-        let mut on_to_off = self.set();
-        on_to_on.add(&self.arena, p_on);
-        let absurd = self.chaining(board, &mut on_to_on, &mut on_to_off);
-        if let Some((on, off)) = absurd.filter(|_| contradiction) {
-            // The candidate cannot be true.
-            let hint = self.binary_hint(board, p_on, on, off, p_on, true);
-            self.push_if_worth(hint);
-        }
+        let from_on = self.assumption(board, p_on, contradiction);
         if !double && !contradiction {
             // Nothing is asked of the candidate being false.
-            return Outcome {
-                on: on_to_on,
-                off: on_to_off,
-            };
+            return from_on;
         }
         let p_off_key = conjugate(self.arena.key(p_on));
         let p_off = self.arena.add(p_off_key, Cause::Assumption, &[]);
-        let mut off_to_on = self.set();
-        let mut off_to_off = self.set();
-        off_to_off.add(&self.arena, p_off);
-        let absurd = self.chaining(board, &mut off_to_on, &mut off_to_off);
+        let from_off = self.assumption(board, p_off, contradiction);
+        if double {
+            for on in from_on.on.iter().collect::<Vec<_>>() {
+                if let Some(off) = from_off.on.get(self.arena.key(on)) {
+                    let hint = self.binary_hint(board, p_on, on, off, on, false);
+                    self.push_if_worth(hint);
+                }
+            }
+            for on in from_on.off.iter().collect::<Vec<_>>() {
+                if let Some(off) = from_off.off.get(self.arena.key(on)) {
+                    let hint = self.binary_hint(board, p_off, on, off, off, false);
+                    self.push_if_worth(hint);
+                }
+            }
+        }
+        self.recycle(from_off.on);
+        self.recycle(from_off.off);
+        from_on
+    }
+
+    /// Assumes the potential `p` (a candidate true or false) and returns what follows;
+    /// with `contradiction`, a contradiction it leads to is a hint that `p` cannot hold.
+    fn assumption(&mut self, board: &State, p: NodeId, contradiction: bool) -> Outcome {
+        let mut outcome = Outcome {
+            on: self.set(),
+            off: self.set(),
+        };
+        if is_on(self.arena.key(p)) {
+            outcome.on.add(&self.arena, p);
+        } else {
+            outcome.off.add(&self.arena, p);
+        }
+        let absurd = self.chaining(board, &mut outcome.on, &mut outcome.off);
         if let Some((on, off)) = absurd.filter(|_| contradiction) {
-            // The candidate cannot be false.
-            let hint = self.binary_hint(board, p_off, on, off, p_off, true);
+            let hint = self.binary_hint(board, p, on, off, p, true);
             self.push_if_worth(hint);
         }
-        if double {
-            for from_on in on_to_on.iter().collect::<Vec<_>>() {
-                if let Some(from_off) = off_to_on.get(self.arena.key(from_on)) {
-                    let hint = self.binary_hint(board, p_on, from_on, from_off, from_on, false);
-                    self.push_if_worth(hint);
-                }
-            }
-            for from_on in on_to_off.iter().collect::<Vec<_>>() {
-                if let Some(from_off) = off_to_off.get(self.arena.key(from_on)) {
-                    let hint = self.binary_hint(board, p_off, from_on, from_off, from_off, false);
-                    self.push_if_worth(hint);
-                }
-            }
-        }
-        self.recycle(off_to_on);
-        self.recycle(off_to_off);
-        Outcome {
-            on: on_to_on,
-            off: on_to_off,
-        }
+        outcome
     }
 
     fn binary_hint(
