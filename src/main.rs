@@ -71,6 +71,9 @@ enum Command {
 /// How long the process waits at exit for solver threads to notice they were cancelled.
 const SOLVER_STOP_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
 
+/// The status of a command line that asks for something impossible, as clap exits with.
+const USAGE_STATUS: u8 = 2;
+
 /// The status a shell reports for a process ended by SIGPIPE (128 + 13).
 const CLOSED_PIPE_STATUS: u8 = 141;
 
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::Failure) => ExitCode::FAILURE,
+        Ok(Status::Usage) => ExitCode::from(USAGE_STATUS),
         // The reader went away (`solve < puzzles.txt | head`): stop quietly, as Unix tools do.
         Err(error) if is_closed_pipe(&error) => ExitCode::from(CLOSED_PIPE_STATUS),
         Err(error) => {

@@ -576,22 +576,37 @@ fn generate_json_lines_carry_the_seed_that_makes_each_puzzle_alone() {
 }
 
 #[test]
-fn generate_refuses_impossible_options_with_a_message() {
-    for args in [
-        &["generate", "--level", "beyond"][..],
-        &["generate", "--size", "16", "--level", "easy"],
-        &["generate", "--se-min", "5.0", "--se-max", "4.0"],
-        &["generate", "--size", "7"],
+fn generate_refuses_impossible_options_as_a_wrong_command_line() {
+    for (args, says) in [
+        (&["generate", "--level", "beyond"][..], "too rare"),
+        (
+            &["generate", "--level", "Hard"],
+            "one of easy, medium, hard",
+        ),
+        (
+            &["generate", "--symmetry", "spiral"],
+            "one of none, central",
+        ),
+        (&["generate", "--size", "16", "--level", "easy"], "9×9"),
+        (&["generate", "--se-min", "5.0", "--se-max", "4.0"], "above"),
+        (&["generate", "--se-min", "0.5"], "--se-min"),
+        (&["generate", "--size", "7"], "--size"),
     ] {
         let result = run(args, "");
-        assert!(!result.success, "{args:?}");
-        assert!(
-            result.stderr.contains("error"),
-            "{args:?}: {}",
-            result.stderr
-        );
+        assert_eq!(result.code, Some(2), "{args:?}: {}", result.stderr);
+        assert!(result.stderr.contains(says), "{args:?}: {}", result.stderr);
         assert!(result.stdout.is_empty());
     }
+}
+
+#[test]
+fn rate_takes_a_nine_line_block_as_one_puzzle() {
+    let block = read_data("boj/2239.in");
+    let line: String = block.split_whitespace().collect();
+    let from_block = run(&["rate"], &block);
+    assert!(from_block.success, "{}", from_block.stderr);
+    assert_eq!(from_block.stdout, run(&["rate"], &line).stdout);
+    assert_eq!(from_block.stdout.lines().count(), 1);
 }
 
 #[test]
@@ -601,6 +616,9 @@ fn a_rating_stops_at_its_time_limit_however_many_searches_it_runs() {
         "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6";
     let result = run(&["rate", "--timeout-ms", "50"], puzzle);
     assert!(!result.success);
-    assert!(result.stdout.starts_with("error:"), "{}", result.stdout);
+    assert_eq!(
+        result.stdout,
+        "error: timed out after 50 ms (--timeout-ms)\n"
+    );
     assert!(result.stderr.contains("1 timed out"), "{}", result.stderr);
 }

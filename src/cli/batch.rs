@@ -1,7 +1,8 @@
 //! Answering a file of one puzzle per line on several threads (solving or rating each), in
 //! input order.
 //!
-//! The input is cut at line ends into chunks of about [`CHUNK_BYTES`]; workers take chunks
+//! The input is cut at line ends into chunks of a size that suits the work (see
+//! [`SOLVE_CHUNK_BYTES`] and [`RATE_CHUNK_BYTES`]); workers take chunks
 //! from a shared counter, split them into puzzle lines themselves, and send each chunk's
 //! answers to the writing thread, which puts them back in order and writes each as soon
 //! as all before it are written. With one worker, the calling thread solves and writes
@@ -19,11 +20,17 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::text_format;
 
-/// Bytes of input a worker takes at a time (about 250 lines of 9×9 grids): large enough
-/// to keep the channel quiet, small enough to balance hard puzzles across threads. Cutting
-/// by bytes takes a few hundred short scans, so workers start at once instead of after a
-/// serial split of the whole input into lines.
-const CHUNK_BYTES: usize = 20 * 1024;
+/// Bytes of input a worker takes at a time when solving (about 250 lines of 9×9 grids):
+/// large enough to keep the channel quiet, small enough to balance hard puzzles across
+/// threads. Cutting by bytes takes a few hundred short scans, so workers start at once
+/// instead of after a serial split of the whole input into lines.
+pub(super) const SOLVE_CHUNK_BYTES: usize = 20 * 1024;
+
+/// Bytes of input a worker takes at a time when rating: every line is a chunk of its own.
+/// A rating takes from a tenth of a millisecond to seconds, far more than handing out a
+/// line, and chunks of many lines would leave the hardest puzzles of a file, wherever
+/// they cluster, to one thread while the others wait.
+pub(super) const RATE_CHUNK_BYTES: usize = 1;
 
 /// Inputs shorter than this finish too fast for a progress bar to help.
 const PROGRESS_BAR_MIN_PUZZLES: usize = 2_000;
@@ -89,16 +96,18 @@ impl Tally {
 /// should stop then.
 pub(super) type Answer<'a> = dyn Fn(&str, &Arc<AtomicBool>, &mut Tally, &mut Vec<u8>) + Sync + 'a;
 
-/// Answers every puzzle line of `input` with `answer` on `threads` workers and writes one
-/// answer line per puzzle to `out`, in input order.
+/// Answers every puzzle line of `input` with `answer` on `threads` workers, which take
+/// chunks of about `chunk_bytes` at a time, and writes one answer line per puzzle to `out`,
+/// in input order.
 pub(super) fn answer_lines(
     input: &str,
     answer: &Answer<'_>,
+    chunk_bytes: usize,
     threads: usize,
     show_progress: bool,
     out: &mut impl Write,
 ) -> io::Result<Tally> {
-    let chunks = cut_at_line_ends(input, CHUNK_BYTES);
+    let chunks = cut_at_line_ends(input, chunk_bytes);
     let mut sink = Sink {
         out,
         progress: progress_bar(input, show_progress),
@@ -280,6 +289,12 @@ mod tests {
             assert!(!last.is_empty());
         }
         assert!(cut_at_line_ends("", 10).is_empty());
+    }
+
+    #[test]
+    fn rating_hands_out_every_line_on_its_own() {
+        let pieces = cut_at_line_ends("1\n23\r\n456", RATE_CHUNK_BYTES);
+        assert_eq!(pieces, ["1\n", "23\r\n", "456"]);
     }
 
     #[test]

@@ -21,20 +21,20 @@ use crate::logic::{Level, MODEL};
 #[derive(Debug, Clone, Args)]
 pub struct GenerateArgs {
     /// N: 4, 9 or 16.
-    #[arg(long, default_value_t = 9)]
+    #[arg(long, default_value_t = 9, value_parser = parse_size)]
     pub size: usize,
     /// A difficulty band (9×9): easy, medium, hard, expert or extreme.
-    #[arg(long, value_parser = parse_level, conflicts_with_all = ["se_min", "se_max"])]
+    #[arg(long, value_parser = Level::from_id, conflicts_with_all = ["se_min", "se_max"])]
     pub level: Option<Level>,
     /// The lowest rating wanted (9×9), 1.0 to 9.0.
-    #[arg(long, value_name = "SE")]
+    #[arg(long, value_name = "SE", value_parser = parse_rating)]
     pub se_min: Option<f64>,
     /// The highest rating wanted (9×9), 1.0 to 9.0.
-    #[arg(long, value_name = "SE")]
+    #[arg(long, value_name = "SE", value_parser = parse_rating)]
     pub se_max: Option<f64>,
     /// The symmetry of the givens: none, central, rotational, diagonal, antidiagonal,
     /// horizontal or vertical.
-    #[arg(long, value_parser = parse_symmetry, default_value = "none")]
+    #[arg(long, value_parser = Symmetry::from_id, default_value = "none")]
     pub symmetry: Symmetry,
     /// The seed, 0 to 2^53 − 1 [default: a random one, told on stderr].
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_SEED))]
@@ -54,15 +54,21 @@ pub struct GenerateArgs {
     pub workers: WorkerArgs,
 }
 
-fn parse_level(id: &str) -> Result<Level, String> {
-    Level::ALL
-        .into_iter()
-        .find(|level| level.id() == id)
-        .ok_or_else(|| format!("unknown level `{id}`"))
+/// A size puzzles are generated in.
+fn parse_size(text: &str) -> Result<usize, String> {
+    match text.parse() {
+        Ok(size @ (4 | 9 | 16)) => Ok(size),
+        _ => Err("must be 4, 9 or 16 (25×25 puzzles take far too long to make)".to_owned()),
+    }
 }
 
-fn parse_symmetry(id: &str) -> Result<Symmetry, String> {
-    Symmetry::from_id(id).ok_or_else(|| format!("unknown symmetry `{id}`"))
+/// A rating on the Sudoku Explainer scale that a band may start or end at.
+fn parse_rating(text: &str) -> Result<f64, String> {
+    let (lowest, highest) = generate::RATING_RANGE;
+    match text.parse() {
+        Ok(rating) if (lowest..=highest).contains(&rating) => Ok(rating),
+        _ => Err(format!("must be a rating from {lowest:.1} to {highest:.1}")),
+    }
 }
 
 /// Generates the puzzles `args` ask for on `out`, in the order of their seeds, and a
@@ -83,7 +89,7 @@ pub fn generate(
         Ok(options) => options,
         Err(error) => {
             writeln!(err, "error: {error}")?;
-            return Ok(Status::Failure);
+            return Ok(Status::Usage);
         }
     };
     let seed = args.seed.unwrap_or_else(generate::fresh_seed);
@@ -103,7 +109,7 @@ pub fn generate(
         |(index, made)| {
             failed += usize::from(made.is_err());
             progress.inc(1);
-            writeln!(out, "{}", line(&made, seeds[index], args.json))
+            writeln!(out, "{}", line(&made, seeds[index], args))
         },
     );
     progress.finish_and_clear();
@@ -123,17 +129,21 @@ pub fn generate(
 }
 
 /// The answer line of one puzzle.
-fn line(made: &Result<generate::Generated, Cancelled>, seed: u64, json: bool) -> String {
-    match (made, json) {
+fn line(made: &Result<generate::Generated, Cancelled>, seed: u64, args: &GenerateArgs) -> String {
+    let timed_out = || {
+        let limit = args.workers.timeout_ms;
+        format!("no puzzle found within {limit} ms (--timeout-ms)")
+    };
+    match (made, args.json) {
         (Ok(made), false) => made.puzzle.to_symbols(),
         (Ok(made), true) => {
             let mut object = serde_json::to_value(puzzle_json(made, false)).expect("JSON");
             object["model"] = json!(MODEL);
             object.to_string()
         }
-        (Err(error), false) => format!("error: seed {seed}: {error}"),
-        (Err(error), true) => {
-            json!({ "error": error.to_string(), "code": "solve_timeout", "seed": seed }).to_string()
+        (Err(Cancelled), false) => format!("error: seed {seed}: {}", timed_out()),
+        (Err(Cancelled), true) => {
+            json!({ "error": timed_out(), "code": "solve_timeout", "seed": seed }).to_string()
         }
     }
 }

@@ -127,6 +127,9 @@ pub enum Status {
     Success,
     /// At least one puzzle was unsolvable, invalid or broke a rule; details went to stderr.
     Failure,
+    /// The flags ask for something impossible, which clap could not tell alone (as with
+    /// clap's own errors, the exit status is 2); details went to stderr.
+    Usage,
 }
 
 /// Runs `solve` on the whole of `input`, answers on `out`, diagnostics on `err`.
@@ -151,7 +154,9 @@ pub fn solve(
             |puzzle: &str, stop: &Arc<AtomicBool>, tally: &mut batch::Tally, text: &mut Vec<u8>| {
                 solve_line(puzzle, &options, args, stop, tally, text);
             };
-        let tally = batch::answer_lines(input, &solve, threads, io::stderr().is_terminal(), out)?;
+        let chunk_bytes = batch::SOLVE_CHUNK_BYTES;
+        let show_progress = io::stderr().is_terminal();
+        let tally = batch::answer_lines(input, &solve, chunk_bytes, threads, show_progress, out)?;
         if tally.is_empty() {
             writeln!(err, "{NO_PUZZLES}")?;
             return Ok(Status::Failure);

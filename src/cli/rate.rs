@@ -69,14 +69,22 @@ pub(super) fn cancellation(timeout_ms: u64, stop: Arc<AtomicBool>) -> Cancellati
     }
 }
 
-/// Rates every puzzle line of `input`: one answer line each on `out`, in input order, and
-/// a summary on `err`.
+/// Rates every puzzle line of `input` (or the one puzzle of a 9-line block): one answer
+/// line each on `out`, in input order, and a summary on `err`.
 pub fn rate(
     args: &RateArgs,
     input: &str,
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<Status> {
+    let block = match block_puzzle(input) {
+        Ok(block) => block.map(|puzzle| puzzle.to_symbols()),
+        Err(error) => {
+            writeln!(err, "invalid: {error}")?;
+            return Ok(Status::Failure);
+        }
+    };
+    let input = block.as_deref().unwrap_or(input);
     let answer = |puzzle: &str, stop: &Arc<AtomicBool>, tally: &mut Tally, text: &mut Vec<u8>| {
         let rated = Grid::parse_symbols(puzzle)
             .map_err(|error| (error.to_string(), "invalid_grid"))
@@ -85,7 +93,7 @@ pub fn rate(
                     &grid,
                     &cancellation(args.workers.timeout_ms, Arc::clone(stop)),
                 )
-                .map_err(|error| (error.to_string(), code(&error)))
+                .map_err(|error| (error_text(&error, args.workers.timeout_ms), code(&error)))
             });
         match &rated {
             Ok(_) => tally.solved += 1,
@@ -103,7 +111,8 @@ pub fn rate(
     };
     let started = Instant::now();
     let threads = worker_threads(args.workers.threads);
-    let tally = batch::answer_lines(input, &answer, threads, err_is_terminal(), out)?;
+    let chunk_bytes = batch::RATE_CHUNK_BYTES;
+    let tally = batch::answer_lines(input, &answer, chunk_bytes, threads, err_is_terminal(), out)?;
     if tally.is_empty() {
         writeln!(err, "{NO_PUZZLES}")?;
         return Ok(Status::Failure);
@@ -114,6 +123,17 @@ pub fn rate(
     } else {
         Status::Failure
     })
+}
+
+/// The one puzzle of `input` when it is a 9-line block (`None` when it holds a puzzle a
+/// line), or why it cannot be read.
+fn block_puzzle(input: &str) -> Result<Option<Grid>, String> {
+    match text_format::detect(input).map_err(|error| error.to_string())? {
+        Layout::Lines => Ok(None),
+        Layout::DigitBlock | Layout::SpacedBlock => text_format::parse_block(input)
+            .map(Some)
+            .map_err(|error| error.to_string()),
+    }
 }
 
 fn err_is_terminal() -> bool {
@@ -130,6 +150,14 @@ fn rating_line(rating: &Rating) -> String {
         rating.level().id(),
         rating.hardest.id()
     )
+}
+
+/// What the command line says of `error`: a time-out names the flag that set its limit.
+fn error_text(error: &LogicError, timeout_ms: u64) -> String {
+    match error {
+        LogicError::Cancelled => format!("timed out after {timeout_ms} ms (--timeout-ms)"),
+        error => error.to_string(),
+    }
 }
 
 /// The API's code for a puzzle that could not be rated.
@@ -166,8 +194,9 @@ pub fn explain(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<Status> {
-    let puzzle = match text_format::detect(input) {
-        Ok(Layout::Lines) => {
+    let puzzle = match block_puzzle(input) {
+        Ok(Some(puzzle)) => Ok(puzzle),
+        Ok(None) => {
             let mut lines = text_format::puzzle_lines(input);
             match (lines.next(), lines.next()) {
                 (Some(line), None) => Grid::parse_symbols(line),
@@ -184,7 +213,6 @@ pub fn explain(
                 }
             }
         }
-        Ok(Layout::DigitBlock | Layout::SpacedBlock) => text_format::parse_block(input),
         Err(error) => {
             writeln!(err, "invalid: {error}")?;
             return Ok(Status::Failure);
@@ -201,7 +229,7 @@ pub fn explain(
     let explanation = match logic::explain(&puzzle, &cancellation(args.timeout_ms, stop)) {
         Ok(explanation) => explanation,
         Err(error) => {
-            writeln!(err, "error: {error}")?;
+            writeln!(err, "error: {}", error_text(&error, args.timeout_ms))?;
             return Ok(Status::Failure);
         }
     };

@@ -46,11 +46,13 @@ impl Symmetry {
         }
     }
 
-    /// The symmetry named `id`.
-    pub fn from_id(id: &str) -> Option<Symmetry> {
+    /// The symmetry named `id`, or an error that lists the names.
+    pub fn from_id(id: &str) -> Result<Symmetry, String> {
+        let ids = Symmetry::ALL.map(Symmetry::id).join(", ");
         Symmetry::ALL
             .into_iter()
             .find(|symmetry| symmetry.id() == id)
+            .ok_or_else(|| format!("unknown symmetry `{id}`; one of {ids}"))
     }
 
     /// The cells that (row, col) maps to on a board of `size`, itself first.
@@ -132,7 +134,8 @@ mod tests {
         assert_eq!(count(Symmetry::Antidiagonal), 9 + 36);
         assert_eq!(count(Symmetry::Horizontal), 9 + 36);
         assert_eq!(count(Symmetry::Vertical), 9 + 36);
-        assert_eq!(Symmetry::from_id("rotational"), Some(Symmetry::Rotational));
-        assert_eq!(Symmetry::from_id("spiral"), None);
+        assert_eq!(Symmetry::from_id("rotational"), Ok(Symmetry::Rotational));
+        let unknown = Symmetry::from_id("spiral").unwrap_err();
+        assert!(unknown.starts_with("unknown symmetry `spiral`; one of none, central,"));
     }
 }

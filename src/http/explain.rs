@@ -286,8 +286,9 @@ pub async fn hint(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<HintRequest>,
 ) -> Result<ApiJson<HintResponse>, ApiError> {
-    let puzzle = request.puzzle.parse()?;
-    let grid = request.grid.parse()?;
+    let in_field = |field| move |error| ApiError::InvalidGridField { field, error };
+    let puzzle = request.puzzle.parse().map_err(in_field("puzzle"))?;
+    let grid = request.grid.parse().map_err(in_field("grid"))?;
     let marks = request
         .candidates
         .as_deref()

@@ -122,20 +122,12 @@ fn read(request: &GenerateRequest) -> Result<(GenerateOptions, Vec<u64>, bool), 
     let level = request
         .level
         .as_deref()
-        .map(|id| {
-            Level::ALL
-                .into_iter()
-                .find(|level| level.id() == id)
-                .ok_or_else(|| invalid(format!("level: unknown level `{id}`")))
-        })
+        .map(|id| Level::from_id(id).map_err(|error| invalid(format!("level: {error}"))))
         .transpose()?;
     let symmetry = request
         .symmetry
         .as_deref()
-        .map(|id| {
-            Symmetry::from_id(id)
-                .ok_or_else(|| invalid(format!("symmetry: unknown symmetry `{id}`")))
-        })
+        .map(|id| Symmetry::from_id(id).map_err(|error| invalid(format!("symmetry: {error}"))))
         .transpose()?
         .unwrap_or_default();
     let rows = match request.notation.as_deref() {

@@ -79,7 +79,8 @@ pub(super) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         Err(error) => {
             let path = error.path().to_string();
             let inner = error.into_inner();
-            let message = if path == "." {
+            // `.` is the whole body, `?` a place the parser could not tell.
+            let message = if path == "." || path == "?" {
                 inner.to_string()
             } else {
                 format!("{path}: {inner}")

@@ -30,6 +30,14 @@ pub enum ApiError {
     /// The grid is malformed: its length, a symbol, a value or a row.
     #[error(transparent)]
     InvalidGrid(#[from] GridError),
+    /// One of the request's grids is malformed (where a request has two, as `/hint`).
+    #[error("{field}: {error}")]
+    InvalidGridField {
+        /// The request's field that holds the grid.
+        field: &'static str,
+        /// What is wrong with it.
+        error: GridError,
+    },
     /// The givens break a rule, so the grid cannot be solved.
     #[error("the givens break the rules in {}; see `conflicts`", places(.0.len()))]
     ConflictingGivens(Vec<Conflict>),
@@ -182,7 +190,7 @@ impl ApiError {
                 "invalid_request",
                 "Invalid request",
             ),
-            Self::InvalidGrid(_) => (
+            Self::InvalidGrid(_) | Self::InvalidGridField { .. } => (
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "invalid_grid",
                 "Invalid grid",

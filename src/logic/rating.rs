@@ -43,6 +43,15 @@ impl Level {
         Level::Beyond,
     ];
 
+    /// The level named `id`, or an error that lists the names.
+    pub fn from_id(id: &str) -> Result<Level, String> {
+        let ids = Level::ALL.map(Level::id).join(", ");
+        Level::ALL
+            .into_iter()
+            .find(|level| level.id() == id)
+            .ok_or_else(|| format!("unknown level `{id}`; one of {ids}"))
+    }
+
     /// The level of a rating, on its one-decimal value.
     pub fn of(rating: f64) -> Level {
         let tenths = (round_rating(rating) * 10.0).round() as i64;

@@ -422,3 +422,15 @@ async fn a_wrong_type_of_option_is_422_naming_the_field() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_syntax_error_says_where_it_is_without_a_field_it_cannot_name() {
+    let app = app();
+    for body in [r#"{"grid": "1...",}"#, r#"{"grid": "1..."#] {
+        let answer = post_raw(&app, "/solve", "application/json", body).await;
+        let problem = answer.problem(StatusCode::BAD_REQUEST, "invalid_json");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains("at line 1 column"), "{body}: {detail}");
+        assert!(!detail.starts_with('?'), "{body}: {detail}");
+    }
+}

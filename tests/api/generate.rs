@@ -123,6 +123,27 @@ async fn impossible_requests_are_422() {
 }
 
 #[tokio::test]
+async fn an_unknown_name_gets_the_names_there_are() {
+    let app = app();
+    for (request, names) in [
+        (
+            json!({ "level": "Hard" }),
+            "level: unknown level `Hard`; one of easy, medium,",
+        ),
+        (
+            json!({ "symmetry": "spiral" }),
+            "symmetry: unknown symmetry `spiral`; one of none,",
+        ),
+    ] {
+        let problem = post_json(&app, "/generate", &request)
+            .await
+            .problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.starts_with(names), "{detail}");
+    }
+}
+
+#[tokio::test]
 async fn a_band_not_met_in_time_is_503_and_says_why() {
     let app = app_with(sudoku_service::http::Limits {
         generate_timeout: Duration::from_millis(1),

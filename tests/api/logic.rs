@@ -183,6 +183,24 @@ async fn hint_answers_a_step_mistakes_or_solved() {
 }
 
 #[tokio::test]
+async fn hint_names_which_of_its_grids_is_malformed() {
+    let app = app();
+    for (request, field) in [
+        (json!({ "puzzle": "1...", "grid": CLASSIC }), "puzzle"),
+        (json!({ "puzzle": CLASSIC, "grid": "1..." }), "grid"),
+    ] {
+        let problem = post_json(&app, "/hint", &request)
+            .await
+            .problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_grid");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(
+            detail.starts_with(&format!("{field}: grid has 4 cells")),
+            "{detail}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn hint_refuses_grids_and_marks_that_do_not_fit_the_puzzle() {
     let app = app();
     let mut changed = CLASSIC.to_owned();
