@@ -79,11 +79,12 @@ pub(super) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         Err(error) => {
             let path = error.path().to_string();
             let inner = error.into_inner();
+            let reason = in_plain_words(inner.to_string());
             // `.` is the whole body, `?` a place the parser could not tell.
             let message = if path == "." || path == "?" {
-                inner.to_string()
+                reason
             } else {
-                format!("{path}: {inner}")
+                format!("{path}: {reason}")
             };
             match inner.classify() {
                 serde_json::error::Category::Data => Err(ApiError::InvalidRequest(message)),
@@ -91,6 +92,26 @@ pub(super) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             }
         }
     }
+}
+
+/// What serde's messages expect of the request's numbers, by the Rust types that hold
+/// them, and the same in a client's words.
+const NUMBER_WORDS: [(&str, &str); 5] = [
+    (
+        "expected a nonzero u64",
+        "expected a whole number of 1 or more",
+    ),
+    ("expected u64", "expected a whole number of 0 or more"),
+    ("expected usize", "expected a whole number of 0 or more"),
+    ("expected i64", "expected a whole number"),
+    ("expected f64", "expected a number"),
+];
+
+/// `message` with the Rust type names it expects put in a client's words.
+fn in_plain_words(message: String) -> String {
+    NUMBER_WORDS.iter().fold(message, |message, (rust, plain)| {
+        message.replace(rust, plain)
+    })
 }
 
 /// `value` written as JSON; a value that cannot be is a bug.

@@ -434,3 +434,43 @@ async fn a_syntax_error_says_where_it_is_without_a_field_it_cannot_name() {
         assert!(!detail.starts_with('?'), "{body}: {detail}");
     }
 }
+
+#[tokio::test]
+async fn a_number_of_the_wrong_kind_is_described_without_rust_type_names() {
+    let app = app();
+    for (path, body, expected) in [
+        (
+            "/solve",
+            json!({ "grid": "", "timeout_ms": 0 }),
+            "a whole number of 1 or more",
+        ),
+        (
+            "/generate",
+            json!({ "seed": -1 }),
+            "a whole number of 0 or more",
+        ),
+        (
+            "/generate",
+            json!({ "count": 1.5 }),
+            "a whole number of 0 or more",
+        ),
+        (
+            "/solve",
+            json!({ "grid": [[1, "x"], [0, 0]] }),
+            "a whole number",
+        ),
+        ("/generate", json!({ "se_min": "high" }), "a number"),
+    ] {
+        let problem = post_json(&app, path, &body)
+            .await
+            .problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(
+            detail.contains(&format!("expected {expected}")),
+            "{body}: {detail}"
+        );
+        for rust in ["u64", "i64", "f64", "usize"] {
+            assert!(!detail.contains(rust), "{body}: {detail}");
+        }
+    }
+}
