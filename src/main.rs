@@ -51,7 +51,8 @@ enum Command {
     /// Check the grids of FILE or stdin against the rules and print each verdict.
     #[command(after_help = "Example:\n  sudoku-service validate puzzles.txt")]
     Validate(ValidateArgs),
-    /// Rate the puzzles of FILE or stdin (one per line) on the Sudoku Explainer scale.
+    /// Rate the puzzles of FILE or stdin (one per line, or a Baekjoon 2239/2580 block) on the
+    /// Sudoku Explainer scale.
     #[command(after_help = "Examples:\n  \
         sudoku-service rate puzzles.txt          ER/EP/ED, level and hardest technique per line\n  \
         sudoku-service rate --json puzzles.txt   the fields of POST /rate, one object per line")]

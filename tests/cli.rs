@@ -382,7 +382,7 @@ fn every_reading_command_takes_a_file_argument_and_dash_for_stdin() {
 #[test]
 fn a_block_with_a_malformed_line_names_it_instead_of_reading_nine_puzzles() {
     let input = read_data("boj/2239.in").replacen("103000509", "10300050", 1);
-    for command in ["solve", "validate"] {
+    for command in ["solve", "validate", "rate", "explain"] {
         let result = run(&[command], &input);
         assert!(!result.success, "{command}");
         assert!(
@@ -621,4 +621,34 @@ fn a_rating_stops_at_its_time_limit_however_many_searches_it_runs() {
         "error: timed out after 50 ms (--timeout-ms)\n"
     );
     assert!(result.stderr.contains("1 timed out"), "{}", result.stderr);
+    let explained = run(&["explain", "--timeout-ms", "50"], puzzle);
+    assert!(!explained.success);
+    assert_eq!(
+        explained.stderr,
+        "error: timed out after 50 ms (--timeout-ms)\n"
+    );
+}
+
+#[test]
+fn a_puzzle_not_found_in_time_says_which_limit_stopped_it() {
+    // Puzzles of 8.8 and up are among the rarest: none is found within 5 ms.
+    let args = [
+        "generate",
+        "--se-min",
+        "8.8",
+        "--timeout-ms",
+        "5",
+        "--seed",
+        "2",
+    ];
+    let result = run(&args, "");
+    assert!(!result.success);
+    assert_eq!(
+        result.stdout,
+        "error: seed 2: no puzzle found within 5 ms (--timeout-ms)\n"
+    );
+    let json = run(&[&args[..], &["--json"]].concat(), "");
+    let line: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(line["code"], "solve_timeout");
+    assert_eq!(line["error"], "no puzzle found within 5 ms (--timeout-ms)");
 }

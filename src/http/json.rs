@@ -107,11 +107,17 @@ const NUMBER_WORDS: [(&str, &str); 5] = [
     ("expected f64", "expected a number"),
 ];
 
-/// `message` with the Rust type names it expects put in a client's words.
+/// `message` with the Rust type name it expects put in a client's words: only the last
+/// one, where serde_json's position follows, so text the client sent is left alone.
 fn in_plain_words(message: String) -> String {
-    NUMBER_WORDS.iter().fold(message, |message, (rust, plain)| {
-        message.replace(rust, plain)
-    })
+    for (rust, plain) in NUMBER_WORDS {
+        let expected = format!("{rust} at line ");
+        if let Some(at) = message.rfind(&expected) {
+            let (before, after) = (&message[..at], &message[at + expected.len()..]);
+            return format!("{before}{plain} at line {after}");
+        }
+    }
+    message
 }
 
 /// `value` written as JSON; a value that cannot be is a bug.

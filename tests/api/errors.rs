@@ -426,7 +426,7 @@ async fn a_wrong_type_of_option_is_422_naming_the_field() {
 #[tokio::test]
 async fn a_syntax_error_says_where_it_is_without_a_field_it_cannot_name() {
     let app = app();
-    for body in [r#"{"grid": "1...",}"#, r#"{"grid": "1..."#] {
+    for body in [r#"{"grid": "1...",}"#, "{"] {
         let answer = post_raw(&app, "/solve", "application/json", body).await;
         let problem = answer.problem(StatusCode::BAD_REQUEST, "invalid_json");
         let detail = problem["detail"].as_str().unwrap();
@@ -473,4 +473,18 @@ async fn a_number_of_the_wrong_kind_is_described_without_rust_type_names() {
             assert!(!detail.contains(rust), "{body}: {detail}");
         }
     }
+}
+
+#[tokio::test]
+async fn the_words_a_client_sent_are_quoted_as_they_are() {
+    let sent = "expected u64 at line ";
+    let problem = post_json(&app(), "/generate", &json!({ "seed": sent }))
+        .await
+        .problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request");
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains(&format!("string \"{sent}\"")), "{detail}");
+    assert!(
+        detail.contains("expected a whole number of 0 or more at line 1"),
+        "{detail}"
+    );
 }
