@@ -29,6 +29,19 @@ pub enum GridError {
         /// How many symbols were seen (whitespace not counted).
         found: usize,
     },
+    /// Text of no supported length with a character in it that is no symbol: most likely
+    /// not a grid at all (a heading, a name), so the character says more than the count.
+    #[error(
+        "not a grid: {found} characters (whitespace aside) where 16, 81, 256 or 625 symbols are expected, and {symbol:?} at position {position} is none; symbols are 1-9, A-P for 10 to 25, and 0 or . for blanks"
+    )]
+    NotAGrid {
+        /// The first character that is no symbol.
+        symbol: char,
+        /// Its 1-based position among the characters that are not whitespace.
+        position: usize,
+        /// How many characters that are not whitespace the text has.
+        found: usize,
+    },
     /// A character that is neither a digit, a letter for 10 and up, nor a blank.
     #[error(
         "invalid symbol {symbol:?} at row {row}, column {col} (0-based); use 1-9, A-P for 10 to 25, and 0 or . for blanks"
@@ -126,10 +139,19 @@ impl Grid {
     /// Reads a grid from its symbols, whitespace already left out.
     fn from_symbols(symbols: impl Iterator<Item = char> + Clone) -> Result<Grid, GridError> {
         let found = symbols.clone().count();
-        let size = SUPPORTED_SIZES
-            .into_iter()
-            .find(|n| n * n == found)
-            .ok_or(GridError::Length { found })?;
+        let Some(size) = SUPPORTED_SIZES.into_iter().find(|n| n * n == found) else {
+            let stray = symbols
+                .enumerate()
+                .find(|&(_, symbol)| symbol_value(symbol).is_none());
+            return Err(match stray {
+                Some((index, symbol)) => GridError::NotAGrid {
+                    symbol,
+                    position: index + 1,
+                    found,
+                },
+                None => GridError::Length { found },
+            });
+        };
         let mut cells = Vec::with_capacity(found);
         for (index, symbol) in symbols.enumerate() {
             // Row and column are worked out only for an error, off the common path.
@@ -343,6 +365,14 @@ mod tests {
         assert_eq!(
             Grid::parse_symbols("12345678").unwrap_err(),
             GridError::Length { found: 8 }
+        );
+        assert_eq!(
+            Grid::parse_symbols("# 17 clues").unwrap_err(),
+            GridError::NotAGrid {
+                symbol: '#',
+                position: 1,
+                found: 8
+            }
         );
         let mut text = ".".repeat(81);
         text.replace_range(12..13, "x");
