@@ -31,7 +31,7 @@ use tokio::time::Instant;
 use tokio_util::task::AbortOnDropHandle;
 
 use super::body::{BodyBudget, BufferedBody, declared_length, read_error};
-use super::json::{RESPONSE_CAPACITY, has_media_type, parse, write_json};
+use super::json::{RESPONSE_CAPACITY, has_media_type, parse_line, write_json};
 use super::problem::ApiError;
 use super::{AppState, Limits};
 
@@ -132,7 +132,7 @@ where
 {
     let mut answers = Vec::with_capacity(group.len() * RESPONSE_CAPACITY);
     for (number, line) in group {
-        let request = line.and_then(|line| parse::<Req>(&line.bytes));
+        let request = line.and_then(|line| parse_line::<Req>(&line.bytes));
         let answered = match request {
             Ok(request) => answer(state.clone(), request).await,
             Err(error) => Err(error),

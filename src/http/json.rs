@@ -112,12 +112,32 @@ const NUMBER_WORDS: [(&str, &str); 5] = [
 fn in_plain_words(message: String) -> String {
     for (rust, plain) in NUMBER_WORDS {
         let expected = format!("{rust} at line ");
-        if let Some(at) = message.rfind(&expected) {
-            let (before, after) = (&message[..at], &message[at + expected.len()..]);
-            return format!("{before}{plain} at line {after}");
+        if message.contains(&expected) {
+            return replace_last(&message, &expected, &format!("{plain} at line "));
         }
     }
     message
+}
+
+/// A batch line as a JSON object of type `T`, read as [`parse`] reads a body; the
+/// position of an error is given as a column alone, since the answer's `line` says which
+/// line it is (serde_json counts the line it was given as line 1).
+pub(super) fn parse_line<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let column_only = |message: String| replace_last(&message, " at line 1 column ", " at column ");
+    parse(bytes).map_err(|error| match error {
+        ApiError::InvalidJson(message) => ApiError::InvalidJson(column_only(message)),
+        ApiError::InvalidRequest(message) => ApiError::InvalidRequest(column_only(message)),
+        other => other,
+    })
+}
+
+/// `text` with its last `from` (serde_json's words come last, after any the client sent)
+/// replaced by `to`.
+fn replace_last(text: &str, from: &str, to: &str) -> String {
+    match text.rfind(from) {
+        Some(at) => format!("{}{to}{}", &text[..at], &text[at + from.len()..]),
+        None => text.to_owned(),
+    }
 }
 
 /// `value` written as JSON; a value that cannot be is a bug.

@@ -90,8 +90,16 @@ async fn bad_lines_are_answered_alone_and_blank_lines_keep_their_numbers() {
     assert!(answers[0]["solution"].is_string(), "{}", answers[0]);
     assert_eq!(answers[1]["code"], "invalid_json");
     assert_eq!(answers[1]["status"], 400);
+    // A position within the line is a column alone: `line` says which line.
+    assert_eq!(answers[1]["detail"], "expected ident at column 2");
     assert_eq!(answers[2]["code"], "invalid_grid");
     assert_eq!(answers[3]["code"], "invalid_request");
+    let unknown_field = answers[3]["detail"].as_str().unwrap();
+    assert!(
+        unknown_field.starts_with("nope: unknown field")
+            && unknown_field.ends_with(" at column 100"),
+        "{unknown_field}"
+    );
     assert!(answers[4]["solution"].is_array(), "{}", answers[4]);
 }
 
