@@ -17,7 +17,7 @@ mod unary;
 use super::Mode;
 use super::bitboard::State;
 use super::graph::{Arena, Key, NodeId, PotentialSet, cell_of, conjugate, digit_of, is_on};
-use super::hints::ChainHint;
+use super::hints::{ChainHint, HintShape};
 use super::implications::{hidden_parents, off_to_on, on_to_off};
 use crate::logic::board::{Board, Cell, Digits, bit};
 use crate::solver::Cancellation;
@@ -96,6 +96,19 @@ impl<'a> Search<'a> {
     /// Whether the search should stop (its caller gave up).
     fn cancelled(&self) -> bool {
         self.cancel.is_cancelled()
+    }
+
+    /// The hint of the chains of `shape`, which conclude `conclusion`, with what that
+    /// removes; `y` and `x` say which links the chains may use.
+    fn concluding_hint(
+        &mut self,
+        board: &State,
+        shape: HintShape,
+        conclusion: Key,
+        (y, x): (bool, bool),
+    ) -> ChainHint {
+        let (removable, result) = removals_for(board, conclusion);
+        ChainHint::new(shape, self.mode, y, x, removable, result, &mut self.arena)
     }
 
     fn push_if_worth(&mut self, hint: ChainHint) {

@@ -1,12 +1,15 @@
 //! Multiple and dynamic forcing chains: what follows from every candidate of a cell, or
 //! every place of a digit in a house, and holds whichever is true.
 
-use super::{Search, removals_for};
+use super::Search;
 use crate::logic::board::{Cell, HouseKind, digits_of};
 use crate::logic::chains::bitboard::{Cells, State, cells_of, house, house_index};
 use crate::logic::chains::graph::{Cause, NodeId, PotentialSet, conjugate, is_on, key};
 use crate::logic::chains::hints::{ChainHint, HintShape};
 use crate::logic::chains::reach::Reach;
+
+/// Multiple and dynamic chains may use both kinds of link.
+const BOTH_LINKS: (bool, bool) = (true, true);
 
 /// The sets that a binary chaining from one candidate leaves: what follows from it being
 /// true.
@@ -90,16 +93,8 @@ impl Search<'_> {
                             if on { &outcome.on } else { &outcome.off }.get(target_key)
                         })
                         .collect();
-                    let (removable, result) = removals_for(board, target_key);
-                    let hint = ChainHint::new(
-                        HintShape::Cell { cell, chains },
-                        mode,
-                        true,
-                        true,
-                        removable,
-                        result,
-                        &mut self.arena,
-                    );
+                    let shape = HintShape::Cell { cell, chains };
+                    let hint = self.concluding_hint(board, shape, target_key, BOTH_LINKS);
                     self.push_if_worth(hint);
                 }
             }
@@ -188,20 +183,12 @@ impl Search<'_> {
         } else {
             self.arena.key(target)
         };
-        let (removable, result) = removals_for(board, conclusion);
-        ChainHint::new(
-            HintShape::Binary {
-                dst_on,
-                dst_off,
-                absurd,
-            },
-            self.mode,
-            true,
-            true,
-            removable,
-            result,
-            &mut self.arena,
-        )
+        let shape = HintShape::Binary {
+            dst_on,
+            dst_off,
+            absurd,
+        };
+        self.concluding_hint(board, shape, conclusion, BOTH_LINKS)
     }
 
     /// Region forcing chains for `digit`, from each house of `cell` where `cell` is the
@@ -240,21 +227,13 @@ impl Search<'_> {
                         .chain(branches.iter())
                         .filter_map(pick)
                         .collect();
-                    let (removable, result) = removals_for(board, target_key);
-                    let hint = ChainHint::new(
-                        HintShape::Region {
-                            kind,
-                            index: house_index(cell, kind),
-                            digit,
-                            chains,
-                        },
-                        self.mode,
-                        true,
-                        true,
-                        removable,
-                        result,
-                        &mut self.arena,
-                    );
+                    let shape = HintShape::Region {
+                        kind,
+                        index: house_index(cell, kind),
+                        digit,
+                        chains,
+                    };
+                    let hint = self.concluding_hint(board, shape, target_key, BOTH_LINKS);
                     self.push_if_worth(hint);
                 }
             }

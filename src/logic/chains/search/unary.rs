@@ -1,7 +1,7 @@
 //! Static forcing chains and cycles: from one candidate, along the implications of a
 //! fixed board, back to itself (a cycle) or to a contradiction (a forcing chain).
 
-use super::{Search, removals_for};
+use super::Search;
 use crate::logic::board::{Cell, Digits, bit, digits_of};
 use crate::logic::chains::bitboard::{State, cells_of, peers};
 use crate::logic::chains::graph::{
@@ -304,16 +304,7 @@ impl Search<'_> {
     }
 
     fn forcing_chain_hint(&mut self, board: &State, target: NodeId, y: bool, x: bool) -> ChainHint {
-        let target_key = self.arena.key(target);
-        let (removable, result) = removals_for(board, target_key);
-        ChainHint::new(
-            HintShape::Forcing { target },
-            self.mode,
-            y,
-            x,
-            removable,
-            result,
-            &mut self.arena,
-        )
+        let conclusion = self.arena.key(target);
+        self.concluding_hint(board, HintShape::Forcing { target }, conclusion, (y, x))
     }
 }
