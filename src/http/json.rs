@@ -110,20 +110,25 @@ const NUMBER_WORDS: [(&str, &str); 5] = [
 /// `message` with the Rust type name it expects put in a client's words: only the last
 /// one, where serde_json's position follows, so text the client sent is left alone.
 fn in_plain_words(message: String) -> String {
-    for (rust, plain) in NUMBER_WORDS {
-        let expected = format!("{rust} at line ");
-        if message.contains(&expected) {
-            return replace_last(&message, &expected, &format!("{plain} at line "));
-        }
-    }
-    message
+    NUMBER_WORDS
+        .iter()
+        .find_map(|(rust, plain)| {
+            replace_last(
+                &message,
+                &format!("{rust} at line "),
+                &format!("{plain} at line "),
+            )
+        })
+        .unwrap_or(message)
 }
 
 /// A batch line as a JSON object of type `T`, read as [`parse`] reads a body; the
 /// position of an error is given as a column alone, since the answer's `line` says which
 /// line it is (serde_json counts the line it was given as line 1).
 pub(super) fn parse_line<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    let column_only = |message: String| replace_last(&message, " at line 1 column ", " at column ");
+    let column_only = |message: String| {
+        replace_last(&message, " at line 1 column ", " at column ").unwrap_or(message)
+    };
     parse(bytes).map_err(|error| match error {
         ApiError::InvalidJson(message) => ApiError::InvalidJson(column_only(message)),
         ApiError::InvalidRequest(message) => ApiError::InvalidRequest(column_only(message)),
@@ -132,12 +137,10 @@ pub(super) fn parse_line<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiErro
 }
 
 /// `text` with its last `from` (serde_json's words come last, after any the client sent)
-/// replaced by `to`.
-fn replace_last(text: &str, from: &str, to: &str) -> String {
-    match text.rfind(from) {
-        Some(at) => format!("{}{to}{}", &text[..at], &text[at + from.len()..]),
-        None => text.to_owned(),
-    }
+/// replaced by `to`; `None` when `text` has no `from`.
+fn replace_last(text: &str, from: &str, to: &str) -> Option<String> {
+    let at = text.rfind(from)?;
+    Some(format!("{}{to}{}", &text[..at], &text[at + from.len()..]))
 }
 
 /// `value` written as JSON; a value that cannot be is a bug.
