@@ -11,7 +11,8 @@ reading the file), which is what a client that is already running waits for. As 
 the same lines also go through `/validate/batch` (an exchange with no solving). The rounds
 alternate; the medians of each side and the medians of the per-round ratios (to the
 command; 1.0 means as fast) are printed, and the answers are checked to be the same
-solutions, line for line.
+solutions, line for line. The CPU time each side used is printed too (the server's read
+off /proc), which says how close the batch is to what the cores can do.
 
 usage: benches/service/batch_vs_cli.py [--file FILE] [--threads N] [--repeats N] [--no-build]
 """
@@ -19,6 +20,7 @@ usage: benches/service/batch_vs_cli.py [--file FILE] [--threads N] [--repeats N]
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -38,13 +40,30 @@ def puzzles(path):
         return [line[:81] for line in lines if len(line) >= 81 and line[0] != "#"]
 
 
-def timed(command, stdin, stdout):
-    """Runs `command` with the given files, and returns how long it took in seconds and
-    what it wrote on stderr."""
+def children_cpu():
+    """CPU seconds (user and system) used by the child processes waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def process_cpu(pid):
+    """CPU seconds (user and system) used so far by the running process `pid`."""
+    with open(f"/proc/{pid}/stat") as stat:
+        # The fields after the command name, which is in parentheses.
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed(command, stdin, stdout, server=None):
+    """Runs `command` with the given files, and returns how long it took in seconds, what
+    it wrote on stderr, and the CPU seconds it used (with the `server`'s meanwhile)."""
     started = time.perf_counter()
+    cpu = children_cpu() + (process_cpu(server.pid) if server else 0)
     done = subprocess.run(command, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE,
                           check=True)
-    return time.perf_counter() - started, done.stderr
+    took = time.perf_counter() - started
+    cpu = children_cpu() + (process_cpu(server.pid) if server else 0) - cpu
+    return took, done.stderr, cpu
 
 
 def main():
@@ -86,17 +105,23 @@ def main():
                        stderr=subprocess.DEVNULL)
         times = {"command": [], "batch": [], "exchange": [], "floor": []}
         ratios = {"batch": [], "exchange": [], "floor": []}
+        cpu = {"command": [], "batch": [], "floor": []}
         for _ in range(args.repeats):
             with open(lines_path) as stdin, open(outputs["command"], "w") as stdout:
-                times["command"].append(timed(command, stdin, stdout)[0])
+                took, _, used = timed(command, stdin, stdout)
+            times["command"].append(took)
+            cpu["command"].append(used)
             with open(outputs["batch"], "w") as stdout:
-                took, exchange = timed(curl(batch_path), subprocess.DEVNULL, stdout)
+                took, exchange, used = timed(curl(batch_path), subprocess.DEVNULL, stdout,
+                                             server)
             times["batch"].append(took)
             times["exchange"].append(float(exchange))
+            cpu["batch"].append(used)
             # The same lines without solving: what reading and answering them costs alone.
-            floor = timed(curl(batch_path, "/validate/batch"), subprocess.DEVNULL,
-                          subprocess.DEVNULL)[1]
+            _, floor, used = timed(curl(batch_path, "/validate/batch"), subprocess.DEVNULL,
+                                   subprocess.DEVNULL, server)
             times["floor"].append(float(floor))
+            cpu["floor"].append(used)
             for side in ratios:
                 ratios[side].append(times[side][-1] / times["command"][-1])
     finally:
@@ -116,6 +141,10 @@ def main():
               f"({len(grids) / statistics.median(times[side]):,.0f} puzzles/s)")
     for side in ratios:
         print(f"ratio    median {statistics.median(ratios[side]):.2f} ({side} / command)")
+    # The server's CPU is counted in clock ticks, so its mean is steadier than its median.
+    for side in cpu:
+        print(f"cpu      {side:<8} mean {statistics.fmean(cpu[side]):.3f} s "
+              f"({'the command' if side == 'command' else 'server and curl'})")
     print(f"answers  {'identical line for line' if same else 'DIFFER'}")
     if not same:
         sys.exit(1)
