@@ -587,8 +587,14 @@ fn generate_refuses_impossible_options_as_a_wrong_command_line() {
             &["generate", "--symmetry", "spiral"],
             "one of none, central",
         ),
-        (&["generate", "--size", "16", "--level", "easy"], "9×9"),
-        (&["generate", "--se-min", "5.0", "--se-max", "4.0"], "above"),
+        (
+            &["generate", "--size", "16", "--level", "easy"],
+            "--level, --se-min and --se-max need --size 9",
+        ),
+        (
+            &["generate", "--se-min", "5.0", "--se-max", "4.0"],
+            "--se-min must not be above --se-max",
+        ),
         (&["generate", "--se-min", "0.5"], "--se-min"),
         (&["generate", "--size", "7"], "--size"),
     ] {

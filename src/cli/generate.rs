@@ -71,6 +71,17 @@ fn parse_rating(text: &str) -> Result<f64, String> {
     }
 }
 
+/// `message` about generating options, with the options it names (`` `se_min` ``) written
+/// as this command's flags (`--se-min`).
+fn as_flags(message: &str) -> String {
+    ["size", "level", "se_min", "se_max"]
+        .iter()
+        .fold(message.to_owned(), |message, option| {
+            let flag = format!("--{}", option.replace('_', "-"));
+            message.replace(&format!("`{option}`"), &flag)
+        })
+}
+
 /// Generates the puzzles `args` ask for on `out`, in the order of their seeds, and a
 /// summary on `err`.
 pub fn generate(
@@ -88,7 +99,7 @@ pub fn generate(
     ) {
         Ok(options) => options,
         Err(error) => {
-            writeln!(err, "error: {error}")?;
+            writeln!(err, "error: {}", as_flags(&error.to_string()))?;
             return Ok(Status::Usage);
         }
     };

@@ -30,7 +30,9 @@ pub const MAX_COUNT: usize = 100;
 /// make on demand.
 pub const RATING_RANGE: (f64, f64) = (1.0, 9.0);
 
-/// Options that ask for something impossible, and why.
+/// Options that ask for something impossible, and why; the options are named as the
+/// parameters of [`GenerateOptions::new`], in backticks (`` `se_min` ``), so that each
+/// front end can write them its own way.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("{0}")]
 pub struct InvalidOptions(String);
