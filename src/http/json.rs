@@ -80,8 +80,15 @@ pub(super) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             let path = error.path().to_string();
             let inner = error.into_inner();
             let reason = in_plain_words(inner.to_string());
-            // `.` is the whole body, `?` a place the parser could not tell.
-            let message = if path == "." || path == "?" {
+            // serde_json counts a column from 1 for what it has read, and gives 0 when it
+            // fails on the first character without reading it.
+            let reason = match reason.strip_suffix(" column 0") {
+                Some(before) => format!("{before} column 1"),
+                None => reason,
+            };
+            // `.` is the whole body, `?` a place the parser could not tell; an unknown
+            // field's path is the field, which the reason names already.
+            let message = if path == "." || path == "?" || reason.starts_with("unknown field") {
                 reason
             } else {
                 format!("{path}: {reason}")

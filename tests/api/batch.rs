@@ -96,7 +96,7 @@ async fn bad_lines_are_answered_alone_and_blank_lines_keep_their_numbers() {
     assert_eq!(answers[3]["code"], "invalid_request");
     let unknown_field = answers[3]["detail"].as_str().unwrap();
     assert!(
-        unknown_field.starts_with("nope: unknown field")
+        unknown_field.starts_with("unknown field `nope`")
             && unknown_field.ends_with(" at column 100"),
         "{unknown_field}"
     );

@@ -436,6 +436,29 @@ async fn a_syntax_error_says_where_it_is_without_a_field_it_cannot_name() {
 }
 
 #[tokio::test]
+async fn positions_count_columns_from_one_and_an_unknown_field_is_named_once() {
+    let app = app();
+    for (body, detail) in [
+        (
+            r#"["53..7"]"#,
+            "invalid type: sequence, expected a JSON object at line 1 column 1",
+        ),
+        (
+            "{\n\"grid\": \"\",\n[",
+            "key must be a string at line 3 column 1",
+        ),
+        (
+            r#"{"grid": "", "grid_size": 9}"#,
+            "unknown field `grid_size`, expected one of `grid`, `unique`, `order`, \
+             `timeout_ms` at line 1 column 24",
+        ),
+    ] {
+        let answer = post_raw(&app, "/solve", "application/json", body).await;
+        assert_eq!(answer.json()["detail"], detail, "{body}");
+    }
+}
+
+#[tokio::test]
 async fn a_number_of_the_wrong_kind_is_described_without_rust_type_names() {
     let app = app();
     for (path, body, expected) in [
