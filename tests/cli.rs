@@ -452,6 +452,21 @@ fn ratings_are_the_same_on_every_thread_count_and_in_input_order() {
 }
 
 #[test]
+fn a_grid_with_no_blank_cell_rates_zero_and_names_no_technique() {
+    let solved = run(&["solve"], &rated_puzzles(1)).stdout;
+    let rated = run(&["rate"], &solved);
+    assert!(rated.success, "{}", rated.stderr);
+    assert_eq!(rated.stdout, "0.0/0.0/0.0 easy -\n");
+    let explained = run(&["explain"], &solved);
+    assert!(explained.success, "{}", explained.stderr);
+    assert!(
+        explained.stdout.contains("hardest step: none (no blank cell)"),
+        "{}",
+        explained.stdout
+    );
+}
+
+#[test]
 fn a_puzzle_that_cannot_be_rated_gets_an_error_line_and_the_run_goes_on() {
     let input = format!("{}\n{}\n12\n", ".".repeat(81), rated_puzzles(1).trim());
     let result = run(&["rate", "--json"], &input);

@@ -14,6 +14,7 @@ use super::{InputArgs, MAX_THREADS, NO_PUZZLES, Status, worker_threads};
 use crate::grid::Grid;
 use crate::http::{GridOutput, explain_response, rate_response};
 use crate::logic::step::round_rating;
+use crate::logic::technique::Technique;
 use crate::logic::{self, LogicError, Rating};
 use crate::solver::Cancellation;
 use crate::text_format::{self, Layout};
@@ -140,7 +141,8 @@ fn err_is_terminal() -> bool {
     io::stderr().is_terminal()
 }
 
-/// `ER/EP/ED level hardest`, as `serate` prints the three ratings.
+/// `ER/EP/ED level hardest`, as `serate` prints the three ratings (`-` for the hardest
+/// technique of a grid with no blank cell).
 fn rating_line(rating: &Rating) -> String {
     format!(
         "{:.1}/{:.1}/{:.1} {} {}",
@@ -148,7 +150,7 @@ fn rating_line(rating: &Rating) -> String {
         round_rating(rating.ep),
         round_rating(rating.ed),
         rating.level().id(),
-        rating.hardest.id()
+        rating.hardest.map_or("-", Technique::id)
     )
 }
 
@@ -257,7 +259,9 @@ pub fn explain(
             "rating {} ({}; ER/EP/ED), hardest step: {}",
             rating_line(rating).split(' ').next().unwrap_or_default(),
             rating.level().id(),
-            rating.hardest.name()
+            rating
+                .hardest
+                .map_or("none (no blank cell)", Technique::name)
         )?;
     }
     writeln!(out, "solution {}", explanation.solution.to_symbols())?;

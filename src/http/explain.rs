@@ -14,6 +14,7 @@ use super::json::ApiJson;
 use super::problem::ApiError;
 use crate::logic::board::{Digits, HouseKind};
 use crate::logic::step::{Step, round_rating};
+use crate::logic::technique::Technique;
 use crate::logic::{self, Explanation, Hint, LogicError, MODEL, MistakeKind, Rating};
 use crate::solver::Cancellation;
 use crate::validate::{Cell, Unit};
@@ -54,8 +55,9 @@ pub struct RateResponse {
     pub ep: f64,
     /// The band of `se`.
     pub level: &'static str,
-    /// The technique of the step that set `se`.
-    pub hardest: &'static str,
+    /// The technique of the step that set `se`; absent when there are no steps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hardest: Option<&'static str>,
     /// The number of steps.
     pub steps: usize,
     /// The techniques used, easiest first.
@@ -224,7 +226,7 @@ pub fn rate_response(rating: &Rating) -> RateResponse {
         ed: round_rating(rating.ed),
         ep: round_rating(rating.ep),
         level: rating.level().id(),
-        hardest: rating.hardest.id(),
+        hardest: rating.hardest.map(Technique::id),
         steps: rating.steps,
         techniques: rating
             .techniques

@@ -110,8 +110,9 @@ pub struct Rating {
     pub ep: f64,
     /// ED: the difficulty of the first step.
     pub ed: f64,
-    /// The technique of the first step that reached ER.
-    pub hardest: Technique,
+    /// The technique of the first step that reached ER; `None` when there are no steps
+    /// (the grid has no blank cell).
+    pub hardest: Option<Technique>,
     /// The number of steps.
     pub steps: usize,
     /// The techniques used, easiest first.
@@ -127,13 +128,13 @@ impl Rating {
     /// The ratings of `steps`, a path from a puzzle to its solution.
     fn of(steps: &[Step]) -> Rating {
         let mut er = 0.0;
-        let mut hardest = Technique::FullHouse;
+        let mut hardest = None;
         let mut ep = None;
         let mut techniques: Vec<TechniqueUse> = Vec::new();
         for step in steps {
             if step.difficulty > er {
                 er = step.difficulty;
-                hardest = step.technique;
+                hardest = Some(step.technique);
             }
             if ep.is_none() && !step.placements.is_empty() {
                 ep = Some(er);

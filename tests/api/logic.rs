@@ -43,6 +43,17 @@ async fn rate_answers_the_ratings_of_a_puzzle() {
 }
 
 #[tokio::test]
+async fn a_grid_with_no_blank_cell_rates_zero_with_no_hardest_technique() {
+    let answer = post_json(&app(), "/rate", &json!({ "grid": CLASSIC_SOLUTION })).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    let body = answer.json();
+    assert_eq!(body["se"], 0.0);
+    assert_eq!(body["steps"], 0);
+    assert_eq!(body["techniques"], json!([]));
+    assert!(body.get("hardest").is_none(), "{body}");
+}
+
+#[tokio::test]
 async fn rate_refuses_what_has_no_rating() {
     let app = app();
     let cases = [

@@ -336,6 +336,7 @@
   async function rate() {
     const answer = await call('rate', { grid: puzzleText() });
     if (!answer) return;
+    if (!answer.hardest) return say('Nothing to rate: the puzzle has no blank cell.');
     const steps = answer.steps === 1 ? '1 step' : `${answer.steps} steps`;
     say(`Rating ${answer.se.toFixed(1)} (${answer.level}); hardest step: ${answer.hardest.replaceAll('_', ' ')}; ${steps}.`);
   }
