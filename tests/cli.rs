@@ -460,7 +460,9 @@ fn a_grid_with_no_blank_cell_rates_zero_and_names_no_technique() {
     let explained = run(&["explain"], &solved);
     assert!(explained.success, "{}", explained.stderr);
     assert!(
-        explained.stdout.contains("hardest step: none (no blank cell)"),
+        explained
+            .stdout
+            .contains("hardest step: none (no blank cell)"),
         "{}",
         explained.stdout
     );

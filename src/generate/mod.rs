@@ -107,6 +107,11 @@ impl GenerateOptions {
             minimal,
         })
     }
+
+    /// Whether the puzzles must be rated within a band.
+    pub fn banded(&self) -> bool {
+        self.band.is_some()
+    }
 }
 
 /// A generated puzzle.

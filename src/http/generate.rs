@@ -1,6 +1,9 @@
 //! `POST /generate`: proper puzzles of a size, symmetry and difficulty band, reproducible
 //! from a seed. It runs on the solver pool under its own time limit.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 
@@ -72,20 +75,32 @@ pub async fn generate(
     ApiJson(request): ApiJson<GenerateRequest>,
 ) -> Result<ApiJson<GenerateResponse>, ApiError> {
     let (options, seeds, rows) = read(&request)?;
+    let count = seeds.len();
     let limit = state.limits().generate_timeout;
+    // How many puzzles the run has made, for an answer that runs out of time.
+    let made = Arc::new(AtomicUsize::new(0));
+    let progress = Arc::clone(&made);
     let generated = state
         .pool()
         .run(limit, move |cancel| {
-            let made: Result<Vec<Generated>, Cancelled> = seeds
+            progress.store(0, Ordering::Relaxed);
+            let puzzles: Result<Vec<Generated>, Cancelled> = seeds
                 .iter()
-                .map(|&seed| generate::generate(&options, seed, cancel))
+                .map(|&seed| {
+                    let puzzle = generate::generate(&options, seed, cancel)?;
+                    progress.fetch_add(1, Ordering::Relaxed);
+                    Ok(puzzle)
+                })
                 .collect();
-            made.ok()
+            puzzles.ok()
         })
         .await
         .map_err(|error| match error {
             PoolError::TimedOut { limit } => ApiError::GenerateTimeout {
                 timeout_ms: limit.as_millis(),
+                made: made.load(Ordering::Relaxed),
+                count,
+                banded: options.banded(),
             },
             other => other.into(),
         })?;

@@ -62,14 +62,17 @@ pub enum ApiError {
         /// The limit that applied, in milliseconds.
         timeout_ms: u128,
     },
-    /// No puzzle of the kind asked for was found within the generation time limit.
-    #[error(
-        "no puzzle was found within {timeout_ms} ms; puzzles of a narrow or high band are rare, \
-         so retry, widen the band or drop `minimal` or the symmetry"
-    )]
+    /// Not every puzzle asked for was found within the generation time limit.
+    #[error("{}", generate_timeout(*timeout_ms, *made, *count, *banded))]
     GenerateTimeout {
         /// The limit that applied, in milliseconds.
         timeout_ms: u128,
+        /// The puzzles made by then.
+        made: usize,
+        /// The puzzles asked for.
+        count: usize,
+        /// Whether a band of ratings was asked for.
+        banded: bool,
     },
     /// Every solver is busy and the wait queue is full, or the server holds as many
     /// request bodies as its budget allows.
@@ -178,6 +181,24 @@ impl From<LogicError> for ApiError {
             },
         }
     }
+}
+
+/// Why a `/generate` ran out of time, and what to change: `made` of `count` puzzles were
+/// made within `timeout_ms`.
+fn generate_timeout(timeout_ms: u128, made: usize, count: usize, banded: bool) -> String {
+    if made > 0 {
+        return format!(
+            "only {made} of {count} puzzles were made within {timeout_ms} ms; ask for fewer \
+             at a time"
+        );
+    }
+    let rare = if banded {
+        "puzzles of a narrow or high band are rare, so retry, widen the band or drop \
+         `minimal` or the symmetry"
+    } else {
+        "retry, or drop `minimal` or the symmetry"
+    };
+    format!("no puzzle was found within {timeout_ms} ms; {rare}")
 }
 
 impl ApiError {
@@ -344,6 +365,25 @@ fn places(count: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_generation_out_of_time_says_what_to_change() {
+        let detail = |made, count, banded| {
+            ApiError::GenerateTimeout {
+                timeout_ms: 10_000,
+                made,
+                count,
+                banded,
+            }
+            .to_string()
+        };
+        assert_eq!(
+            detail(30, 100, false),
+            "only 30 of 100 puzzles were made within 10000 ms; ask for fewer at a time"
+        );
+        assert!(detail(0, 1, true).contains("widen the band"));
+        assert!(!detail(0, 1, false).contains("band"));
+    }
 
     #[test]
     fn internal_errors_keep_their_cause_out_of_the_response() {

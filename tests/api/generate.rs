@@ -157,4 +157,13 @@ async fn a_band_not_met_in_time_is_503_and_says_why() {
         problem["detail"].as_str().unwrap().contains("rare"),
         "{problem}"
     );
+    // Without a band, the detail does not blame one.
+    let problem = post_json(&app, "/generate", &json!({ "size": 16, "seed": 1 }))
+        .await
+        .problem(StatusCode::SERVICE_UNAVAILABLE, "solve_timeout");
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("no puzzle was found within 1 ms") && !detail.contains("band"),
+        "{problem}"
+    );
 }
