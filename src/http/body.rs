@@ -164,7 +164,8 @@ pub fn declared_length(request: &Request, limit: usize) -> Result<Option<usize>,
     }
 }
 
-/// The answer to a body that failed to arrive: over the limit, or cut off.
+/// The answer to a body that failed to arrive: over the limit, or cut off (the connection
+/// closed or was reset before the body's end), which breaks HTTP's framing, not JSON's.
 pub fn read_error(error: &axum::Error, limit: usize) -> ApiError {
     let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
     while let Some(current) = cause {
@@ -173,5 +174,7 @@ pub fn read_error(error: &axum::Error, limit: usize) -> ApiError {
         }
         cause = current.source();
     }
-    ApiError::InvalidJson(format!("cannot read the request body: {error}"))
+    ApiError::BadRequest(format!(
+        "the request body was cut off before its end: {error}"
+    ))
 }

@@ -127,6 +127,28 @@ async fn a_client_that_half_closes_after_its_request_gets_the_answer() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_cut_off_before_its_length_is_a_bad_request_not_bad_json() {
+    let server = spawn_app(limits()).await;
+    let answer = server
+        .blocking(|addr| {
+            let head = "POST /solve HTTP/1.1\r\nHost: test\r\n\
+                        Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n";
+            RawConnection::open(addr)
+                .send(format!("{head}{{\"grid\": "))
+                .shutdown_write()
+                .response()
+        })
+        .await
+        .expect("an answer after the half-close");
+    assert_eq!(answer.status, 400, "{answer:?}");
+    assert!(
+        answer.body.contains(r#""code":"bad_request""#),
+        "{answer:?}"
+    );
+    assert!(answer.body.contains("cut off"), "{answer:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unfit_request_id_is_replaced_and_a_fit_one_kept() {
     let server = spawn_app(limits()).await;
     let id_of = |sent: String| {
@@ -176,6 +198,10 @@ async fn http_framing_is_strict() {
                     "GET /healthz HTTP/1.1\r\nHost: a\r\nx-padding: {}\r\n\r\n",
                     "p".repeat(9000)
                 )),
+                // 100 header fields, Host among them, are taken; the HTTP layer refuses a
+                // 101st with a bare 431, however small the head.
+                status(&header_fields(100)),
+                status(&header_fields(101)),
             ]
         })
         .await;
@@ -185,10 +211,18 @@ async fn http_framing_is_strict() {
         (200, ""),
         (501, "not_implemented"),
         (431, "headers_too_large"),
+        (200, ""),
+        (431, ""),
     ];
     for ((status, code), (want_status, want_code)) in statuses.iter().zip(expected) {
         assert_eq!((*status, code.as_str()), (want_status, want_code));
     }
+}
+
+/// A `GET /healthz` with `count` header fields, `Host` and `count` − 1 short others.
+fn header_fields(count: usize) -> String {
+    let others: String = (1..count).map(|n| format!("x-{n}: 1\r\n")).collect();
+    format!("GET /healthz HTTP/1.1\r\nHost: a\r\n{others}\r\n")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
