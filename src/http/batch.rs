@@ -249,7 +249,7 @@ impl LineReader {
         }
         let limit = self.limits.body_limit_bytes;
         if self.line.bytes.len() + piece.len() > limit {
-            self.broken = Some(ApiError::PayloadTooLarge { limit });
+            self.broken = Some(ApiError::LineTooLong { limit });
         } else if let Err(error) = self.line.append(piece, &self.budget).await {
             self.broken = Some(error);
         }

@@ -89,6 +89,12 @@ pub enum ApiError {
         /// The limit, in bytes.
         limit: usize,
     },
+    /// A batch line is longer than the body of a single request may be.
+    #[error("the line is longer than the limit of {limit} bytes, a single request's body limit")]
+    LineTooLong {
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// A batch has more lines than the server takes in one request.
     #[error("the batch has more than {limit} lines; send the rest in another request")]
     TooManyLines {
@@ -249,11 +255,13 @@ impl ApiError {
             Self::Overloaded { .. } => {
                 (StatusCode::SERVICE_UNAVAILABLE, "overloaded", "Overloaded")
             }
-            Self::PayloadTooLarge { .. } | Self::TooManyLines { .. } => (
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "payload_too_large",
-                "Payload too large",
-            ),
+            Self::PayloadTooLarge { .. } | Self::LineTooLong { .. } | Self::TooManyLines { .. } => {
+                (
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "payload_too_large",
+                    "Payload too large",
+                )
+            }
             Self::RequestTimeout { .. } | Self::BodyTooSlow { .. } => (
                 StatusCode::REQUEST_TIMEOUT,
                 "request_timeout",

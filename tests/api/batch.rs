@@ -160,6 +160,10 @@ async fn a_line_longer_than_a_single_body_is_refused_alone() {
     let answers = batch_with(limits, "/solve/batch", &body).await;
     assert_eq!(answers.len(), 2, "{answers:?}");
     assert_eq!(answers[0]["code"], "payload_too_large");
+    assert_eq!(
+        answers[0]["detail"],
+        "the line is longer than the limit of 200 bytes, a single request's body limit"
+    );
     assert!(answers[1]["solution"].is_string(), "{}", answers[1]);
 }
 
