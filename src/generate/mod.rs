@@ -91,6 +91,13 @@ impl GenerateOptions {
                 if band.0 > band.1 {
                     return invalid("`se_min` must not be above `se_max`");
                 }
+                // Ratings have one decimal; the margin keeps 3.1 × 10 at 31.
+                let tenths = |value: f64, margin: f64| value * 10.0 + margin;
+                if tenths(band.0, -1e-9).ceil() > tenths(band.1, 1e-9).floor() {
+                    return invalid(
+                        "no rating lies between `se_min` and `se_max`: ratings have one decimal",
+                    );
+                }
                 Some(band)
             }
             None => None,
@@ -455,6 +462,14 @@ mod tests {
         assert!(refused(new(9, None, Some(0.5), None)));
         assert!(refused(new(9, None, None, Some(9.5))));
         assert!(refused(new(9, None, Some(5.0), Some(4.0))));
+        assert!(refused(new(9, None, Some(3.05), Some(3.05))));
+        assert!(refused(new(9, None, Some(3.01), Some(3.09))));
+        for tenths in 10..=90 {
+            // Every rating, as a client would write it, is a band of its own.
+            let rating: f64 = format!("{}.{}", tenths / 10, tenths % 10).parse().unwrap();
+            assert!(!refused(new(9, None, Some(rating), Some(rating))), "{rating}");
+        }
+        assert!(!refused(new(9, None, Some(3.05), Some(3.15))));
         assert!(refused(new(16, Some(Level::Easy), None, None)));
         assert!(!refused(new(9, None, Some(9.0), None)));
     }
