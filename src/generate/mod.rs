@@ -467,7 +467,10 @@ mod tests {
         for tenths in 10..=90 {
             // Every rating, as a client would write it, is a band of its own.
             let rating: f64 = format!("{}.{}", tenths / 10, tenths % 10).parse().unwrap();
-            assert!(!refused(new(9, None, Some(rating), Some(rating))), "{rating}");
+            assert!(
+                !refused(new(9, None, Some(rating), Some(rating))),
+                "{rating}"
+            );
         }
         assert!(!refused(new(9, None, Some(3.05), Some(3.15))));
         assert!(refused(new(16, Some(Level::Easy), None, None)));

@@ -40,6 +40,13 @@ async fn a_pasted_puzzle_is_solved_on_the_board() {
     let answer: Value = serde_json::from_str(&browser.text("answer").await).unwrap();
     assert_eq!(answer["solution"], json!(board));
     browser.screenshot("solved").await;
+
+    // A puzzle with no blank cell has nothing to rate, and the page says so.
+    browser.paste(CLASSIC_SOLUTION).await;
+    browser.click("rate").await;
+    let status = browser.text("status").await;
+    assert_eq!(status, "Nothing to rate: the puzzle has no blank cell.");
+    assert!(browser.console_errors().await.is_empty());
     browser.close().await;
 }
 
