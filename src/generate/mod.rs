@@ -91,9 +91,10 @@ impl GenerateOptions {
                 if band.0 > band.1 {
                     return invalid("`se_min` must not be above `se_max`");
                 }
-                // Ratings have one decimal; the margin keeps 3.1 × 10 at 31.
-                let tenths = |value: f64, margin: f64| value * 10.0 + margin;
-                if tenths(band.0, -1e-9).ceil() > tenths(band.1, 1e-9).floor() {
+                // Ratings have one decimal: tenths / 10, as the rater gives them.
+                let tenths = |rating: f64| (rating * 10.0).round() as u32;
+                let mut ratings = (tenths(lowest)..=tenths(highest)).map(|t| f64::from(t) / 10.0);
+                if !ratings.any(|rating| (band.0..=band.1).contains(&rating)) {
                     return invalid(
                         "no rating lies between `se_min` and `se_max`: ratings have one decimal",
                     );
@@ -464,6 +465,12 @@ mod tests {
         assert!(refused(new(9, None, Some(5.0), Some(4.0))));
         assert!(refused(new(9, None, Some(3.05), Some(3.05))));
         assert!(refused(new(9, None, Some(3.01), Some(3.09))));
+        assert!(refused(new(
+            9,
+            None,
+            Some(3.1000000001),
+            Some(3.1000000001)
+        )));
         for tenths in 10..=90 {
             // Every rating, as a client would write it, is a band of its own.
             let rating: f64 = format!("{}.{}", tenths / 10, tenths % 10).parse().unwrap();

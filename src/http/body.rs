@@ -164,8 +164,9 @@ pub fn declared_length(request: &Request, limit: usize) -> Result<Option<usize>,
     }
 }
 
-/// The answer to a body that failed to arrive: over the limit, or cut off (the connection
-/// closed or was reset before the body's end), which breaks HTTP's framing, not JSON's.
+/// The answer to a body that failed to arrive: over the limit, or not whole (the connection
+/// closed or was reset before the body's end, or its chunked framing is broken), which
+/// breaks HTTP's framing, not JSON's.
 pub fn read_error(error: &axum::Error, limit: usize) -> ApiError {
     let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
     while let Some(current) = cause {
@@ -174,7 +175,9 @@ pub fn read_error(error: &axum::Error, limit: usize) -> ApiError {
         }
         cause = current.source();
     }
-    ApiError::BadRequest(format!(
-        "the request body was cut off before its end: {error}"
-    ))
+    ApiError::BadRequest(
+        "the request body could not be read whole: it was cut off before its end, or its \
+         chunked framing is broken"
+            .to_owned(),
+    )
 }

@@ -11,9 +11,10 @@ use super::AppState;
 use super::dto::GridOutput;
 use super::json::ApiJson;
 use super::problem::ApiError;
-use crate::generate::{self, Cancelled, GenerateOptions, Generated, MAX_COUNT, MAX_SEED, Symmetry};
+use crate::generate::{self, GenerateOptions, Generated, MAX_COUNT, MAX_SEED, Symmetry};
 use crate::grid::Grid;
 use crate::logic::{Level, MODEL};
+use crate::solver::Cancellation;
 use crate::solver_pool::PoolError;
 
 /// The body of `POST /generate`; every field may be left out.
@@ -83,16 +84,7 @@ pub async fn generate(
     let generated = state
         .pool()
         .run(limit, move |cancel| {
-            progress.store(0, Ordering::Relaxed);
-            let puzzles: Result<Vec<Generated>, Cancelled> = seeds
-                .iter()
-                .map(|&seed| {
-                    let puzzle = generate::generate(&options, seed, cancel)?;
-                    progress.fetch_add(1, Ordering::Relaxed);
-                    Ok(puzzle)
-                })
-                .collect();
-            puzzles.ok()
+            make_puzzles(&options, &seeds, cancel, &progress)
         })
         .await
         .map_err(|error| match error {
@@ -111,6 +103,25 @@ pub async fn generate(
             .map(|made| puzzle_json(made, rows))
             .collect(),
     }))
+}
+
+/// The puzzles of `seeds`, made one after another and counted in `made` as they come (from
+/// 0: the pool may run this twice); `None` when `cancel` stopped them.
+fn make_puzzles(
+    options: &GenerateOptions,
+    seeds: &[u64],
+    cancel: &Cancellation,
+    made: &AtomicUsize,
+) -> Option<Vec<Generated>> {
+    made.store(0, Ordering::Relaxed);
+    seeds
+        .iter()
+        .map(|&seed| {
+            let puzzle = generate::generate(options, seed, cancel).ok()?;
+            made.fetch_add(1, Ordering::Relaxed);
+            Some(puzzle)
+        })
+        .collect()
 }
 
 /// How `/generate` writes `made`, its grids as rows or strings (the command line's JSON
@@ -175,4 +186,24 @@ fn read(request: &GenerateRequest) -> Result<(GenerateOptions, Vec<u64>, bool), 
     )
     .map_err(|error| invalid(error.to_string()))?;
     Ok((options, generate::puzzle_seeds(seed, count), rows))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+
+    #[test]
+    fn the_puzzles_made_are_counted_afresh_on_every_run() {
+        let options = GenerateOptions::new(4, None, None, None, Symmetry::None, false).unwrap();
+        let made = AtomicUsize::new(0);
+        let seeds = [1, 2, 3];
+        let puzzles = make_puzzles(&options, &seeds, &Cancellation::none(), &made);
+        assert_eq!(puzzles.map(|puzzles| puzzles.len()), Some(3));
+        assert_eq!(made.load(Ordering::Relaxed), 3);
+        let stopped = Cancellation::none().with_flag(Arc::new(AtomicBool::new(true)));
+        assert!(make_puzzles(&options, &seeds, &stopped, &made).is_none());
+        assert_eq!(made.load(Ordering::Relaxed), 0);
+    }
 }

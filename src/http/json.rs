@@ -80,8 +80,8 @@ pub(super) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             let path = error.path().to_string();
             let inner = error.into_inner();
             let reason = in_plain_words(inner.to_string());
-            // serde_json counts a column from 1 for what it has read, and gives 0 when it
-            // fails on the first character without reading it.
+            // serde_json gives the column of the last character it read: 0 when it read none
+            // on that line, where the character at fault is in column 1.
             let reason = match reason.strip_suffix(" column 0") {
                 Some(before) => format!("{before} column 1"),
                 None => reason,

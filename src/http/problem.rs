@@ -193,18 +193,19 @@ impl From<LogicError> for ApiError {
 /// made within `timeout_ms`.
 fn generate_timeout(timeout_ms: u128, made: usize, count: usize, banded: bool) -> String {
     if made > 0 {
+        let were = if made == 1 { "was" } else { "were" };
         return format!(
-            "only {made} of {count} puzzles were made within {timeout_ms} ms; ask for fewer \
-             at a time"
+            "only {made} of {count} puzzles {were} made within {timeout_ms} ms; ask for \
+             fewer at a time"
         );
     }
-    let rare = if banded {
-        "puzzles of a narrow or high band are rare, so retry, widen the band or drop \
-         `minimal` or the symmetry"
+    let change = if banded {
+        "puzzles of a narrow or high band are rare, so widen the band, drop `minimal` or \
+         the symmetry, or try another seed"
     } else {
-        "retry, or drop `minimal` or the symmetry"
+        "drop `minimal` or the symmetry, or try another seed"
     };
-    format!("no puzzle was found within {timeout_ms} ms; {rare}")
+    format!("no puzzle was found within {timeout_ms} ms; {change}")
 }
 
 impl ApiError {
@@ -389,6 +390,7 @@ mod tests {
             detail(30, 100, false),
             "only 30 of 100 puzzles were made within 10000 ms; ask for fewer at a time"
         );
+        assert!(detail(1, 2, false).starts_with("only 1 of 2 puzzles was made"));
         assert!(detail(0, 1, true).contains("widen the band"));
         assert!(!detail(0, 1, false).contains("band"));
     }

@@ -436,7 +436,7 @@ async fn a_syntax_error_says_where_it_is_without_a_field_it_cannot_name() {
 }
 
 #[tokio::test]
-async fn positions_count_columns_from_one_and_an_unknown_field_is_named_once() {
+async fn a_fault_at_the_start_of_a_line_is_at_column_one_and_an_unknown_field_named_once() {
     let app = app();
     for (body, detail) in [
         (
@@ -444,8 +444,8 @@ async fn positions_count_columns_from_one_and_an_unknown_field_is_named_once() {
             "invalid type: sequence, expected a JSON object at line 1 column 1",
         ),
         (
-            "{\n\"grid\": \"\",\n[",
-            "key must be a string at line 3 column 1",
+            "\n[\"53..7\"]",
+            "invalid type: sequence, expected a JSON object at line 2 column 1",
         ),
         (
             r#"{"grid": "", "grid_size": 9}"#,

@@ -145,7 +145,7 @@ async fn a_body_cut_off_before_its_length_is_a_bad_request_not_bad_json() {
         answer.body.contains(r#""code":"bad_request""#),
         "{answer:?}"
     );
-    assert!(answer.body.contains("cut off"), "{answer:?}");
+    assert!(answer.body.contains("cut off before its end"), "{answer:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
