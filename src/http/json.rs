@@ -64,6 +64,27 @@ pub(super) fn has_media_type(headers: &HeaderMap, expected: &str) -> bool {
 /// `bytes` as a JSON object of type `T`: 400 `invalid_json` when it is not JSON, 422
 /// `invalid_request` (naming the field) when it is JSON of the wrong shape.
 pub(super) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    parse_at(bytes, Position::LineAndColumn)
+}
+
+/// A batch line as a JSON object of type `T`, read as [`parse`] reads a body; the
+/// position of an error is given as a column alone, since the answer's `line` says which
+/// line it is.
+pub(super) fn parse_line<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    parse_at(bytes, Position::Column)
+}
+
+/// How the position of an error is written.
+#[derive(Clone, Copy)]
+enum Position {
+    /// `at line 2 column 5`, in a body.
+    LineAndColumn,
+    /// `at column 5`, in a batch line.
+    Column,
+}
+
+/// [`parse`], with the position of an error written as `position` says.
+fn parse_at<T: DeserializeOwned>(bytes: &[u8], position: Position) -> Result<T, ApiError> {
     // Nearly every body is well formed: read it as it is, and only a failing one again
     // with its path tracked, to name where it fails.
     if let Ok(Object(value)) = serde_json::from_slice(bytes) {
@@ -75,17 +96,11 @@ pub(super) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         Ok(Object(value)) => json
             .end()
             .map(|()| value)
-            .map_err(|error| ApiError::InvalidJson(error.to_string())),
+            .map_err(|error| ApiError::InvalidJson(describe(&error, position))),
         Err(error) => {
             let path = error.path().to_string();
             let inner = error.into_inner();
-            let reason = in_plain_words(inner.to_string());
-            // serde_json gives the column of the last character it read: 0 when it read none
-            // on that line, where the character at fault is in column 1.
-            let reason = match reason.strip_suffix(" column 0") {
-                Some(before) => format!("{before} column 1"),
-                None => reason,
-            };
+            let reason = describe(&inner, position);
             // `.` is the whole body, `?` a place the parser could not tell; an unknown
             // field's path is the field, which the reason names already.
             let message = if path == "." || path == "?" || reason.starts_with("unknown field") {
@@ -114,40 +129,26 @@ const NUMBER_WORDS: [(&str, &str); 5] = [
     ("expected f64", "expected a number"),
 ];
 
-/// `message` with the Rust type name it expects put in a client's words: only the last
-/// one, where serde_json's position follows, so text the client sent is left alone.
-fn in_plain_words(message: String) -> String {
-    NUMBER_WORDS
-        .iter()
-        .find_map(|(rust, plain)| {
-            replace_last(
-                &message,
-                &format!("{rust} at line "),
-                &format!("{plain} at line "),
-            )
-        })
-        .unwrap_or(message)
-}
-
-/// A batch line as a JSON object of type `T`, read as [`parse`] reads a body; the
-/// position of an error is given as a column alone, since the answer's `line` says which
-/// line it is (serde_json counts the line it was given as line 1).
-pub(super) fn parse_line<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    let column_only = |message: String| {
-        replace_last(&message, " at line 1 column ", " at column ").unwrap_or(message)
+/// serde_json's `error` in a client's words: a Rust type it expects (always last, after
+/// any text the client sent) in plain words, and its position written as `position` says.
+/// serde_json gives the column of the last character it read: 0 when it read none on that
+/// line, where the character at fault is in column 1.
+fn describe(error: &serde_json::Error, position: Position) -> String {
+    let text = error.to_string();
+    let (line, column) = (error.line(), error.column().max(1));
+    let suffix = format!(" at line {line} column {}", error.column());
+    let Some(reason) = text.strip_suffix(&suffix) else {
+        // No position: serde_json's message for an error it cannot place.
+        return text;
     };
-    parse(bytes).map_err(|error| match error {
-        ApiError::InvalidJson(message) => ApiError::InvalidJson(column_only(message)),
-        ApiError::InvalidRequest(message) => ApiError::InvalidRequest(column_only(message)),
-        other => other,
-    })
-}
-
-/// `text` with its last `from` (serde_json's words come last, after any the client sent)
-/// replaced by `to`; `None` when `text` has no `from`.
-fn replace_last(text: &str, from: &str, to: &str) -> Option<String> {
-    let at = text.rfind(from)?;
-    Some(format!("{}{to}{}", &text[..at], &text[at + from.len()..]))
+    let reason = NUMBER_WORDS
+        .iter()
+        .find_map(|(rust, plain)| Some(format!("{}{plain}", reason.strip_suffix(rust)?)))
+        .unwrap_or_else(|| reason.to_owned());
+    match position {
+        Position::LineAndColumn => format!("{reason} at line {line} column {column}"),
+        Position::Column => format!("{reason} at column {column}"),
+    }
 }
 
 /// `value` written as JSON; a value that cannot be is a bug.
