@@ -7,9 +7,14 @@
 # set, and a distroless runtime image (glibc and libgcc only: no shell, no package manager)
 # runs it as an unprivileged numeric user.
 
+# Both base images are pinned by digest (the multi-platform index), so a rebuild uses the
+# very images this file was tested with; the tag in front says which one that is. To move
+# to newer images, look up the tag's current digest (`docker buildx imagetools inspect
+# rust:1.95-slim-bookworm`, or `crane digest`) and replace the digest after the `@`.
+
 # ---- build ----------------------------------------------------------------------------
 # Pinned to bookworm so the binary's glibc matches the debian12 runtime image below.
-FROM rust:1.95-slim-bookworm AS builder
+FROM rust:1.95-slim-bookworm@sha256:d7482085ff5b415f84dba5647ae71606650bdef00db7aeb69f4b3d170c3e4082 AS builder
 WORKDIR /build
 # The shipped binary carries no symbol table (local release builds keep theirs).
 ENV CARGO_PROFILE_RELEASE_STRIP=symbols
@@ -37,7 +42,7 @@ RUN find src -type f -exec touch {} + \
     && cargo build --release --locked
 
 # ---- runtime --------------------------------------------------------------------------
-FROM gcr.io/distroless/cc-debian12:nonroot
+FROM gcr.io/distroless/cc-debian12:nonroot@sha256:9dac0a79194e45a7da0158a9c6da57b217585af0786db3845d1f0ec1a0dd182f
 
 LABEL org.opencontainers.image.title="sudoku-service" \
       org.opencontainers.image.description="A fast Sudoku solver as an HTTP/JSON microservice and a command line" \

@@ -573,6 +573,36 @@ fn dockerfile_runs_a_non_root_exec_form_service() {
 }
 
 #[test]
+fn dockerfile_pins_every_base_image_by_tag_and_digest() {
+    let instructions = dockerfile();
+    let mut stages = Vec::new();
+    for from in instructions.iter().filter(|i| i.keyword == "FROM") {
+        let mut words = from.arguments.split_whitespace();
+        let image = words.next().expect("FROM names an image");
+        if !stages.contains(&image) {
+            let (name, digest) = image
+                .split_once("@sha256:")
+                .unwrap_or_else(|| panic!("base image {image:?} must be pinned by digest"));
+            assert!(
+                digest.len() == 64 && digest.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{image:?}: a digest is 64 hex digits"
+            );
+            assert!(
+                name.rsplit('/')
+                    .next()
+                    .is_some_and(|last| last.contains(':')),
+                "{image:?}: keep the tag before the digest, so a reader sees which image it is"
+            );
+        }
+        if let (Some(as_word), Some(stage)) = (words.next(), words.next()) {
+            assert!(as_word.eq_ignore_ascii_case("AS"), "FROM image AS name");
+            stages.push(stage);
+        }
+    }
+    assert!(!stages.is_empty(), "the builder stage is named");
+}
+
+#[test]
 fn every_image_tag_in_the_docs_and_manifests_is_the_crate_version() {
     let expected = format!("sudoku-service:{}", env!("CARGO_PKG_VERSION"));
     let files = [
