@@ -37,8 +37,12 @@ use super::{CloseReason, ConnectionObserver, ServerSettings};
 
 /// Room beyond the header limit in hyper's read buffer, so a head somewhat over the limit
 /// is still read whole and answered 431 in the API's error format; a larger one gets
-/// hyper's own 431, without a body. (hyper's buffer is at least 8 KiB.)
+/// hyper's own 431, without a body.
 const HEAD_BUFFER_SLACK: usize = 1024;
+
+/// The smallest read buffer hyper takes for HTTP/1.1 (it refuses a smaller one), so under
+/// a low header limit every head up to this size gets the API's 431.
+const HYPER_MIN_BUFFER: usize = 8192;
 
 /// Requests that one HTTP/2 connection may have in flight at once.
 const HTTP2_MAX_STREAMS: u32 = 64;
@@ -56,7 +60,7 @@ pub(super) fn builder(settings: &ServerSettings) -> auto::Builder<TokioExecutor>
         .http1()
         .timer(TokioTimer::new())
         .header_read_timeout(settings.header_read_timeout)
-        .max_buf_size(settings.header_limit_bytes + HEAD_BUFFER_SLACK)
+        .max_buf_size((settings.header_limit_bytes + HEAD_BUFFER_SLACK).max(HYPER_MIN_BUFFER))
         // A client that shuts its side down after its request still gets the answer.
         .half_close(true);
     builder

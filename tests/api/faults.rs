@@ -219,6 +219,35 @@ async fn http_framing_is_strict() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lowest_header_limit_serves_and_refuses_heads_above_it_with_a_problem() {
+    let mut config = serve_config(limits());
+    config.header_limit_bytes = 1024;
+    let server = spawn_app_with(config);
+    let statuses = server
+        .blocking(|addr| {
+            let status = |padding: usize| {
+                let head = format!(
+                    "GET /healthz HTTP/1.1\r\nHost: a\r\nx-padding: {}\r\n\r\n",
+                    "p".repeat(padding)
+                );
+                let answer = RawConnection::open(addr).send(head).response();
+                let answer = answer.expect("an answer");
+                let problem: Value = serde_json::from_str(&answer.body).unwrap_or_default();
+                (
+                    answer.status,
+                    problem["code"].as_str().unwrap_or("").to_owned(),
+                )
+            };
+            [status(500), status(2000)]
+        })
+        .await;
+    assert_eq!(
+        statuses,
+        [(200, String::new()), (431, "headers_too_large".to_owned())]
+    );
+}
+
 /// A `GET /healthz` with `count` header fields, `Host` and `count` − 1 short others.
 fn header_fields(count: usize) -> String {
     let others: String = (1..count).map(|n| format!("x-{n}: 1\r\n")).collect();
