@@ -96,8 +96,8 @@ pub struct ServeConfig {
     #[arg(long, env = "IDLE_TIMEOUT_MS", default_value_t = 30_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_timeout_ms: u64,
-    /// Longest a write may wait for a client that does not read its answer, in
-    /// milliseconds; then the connection is closed.
+    /// Longest a write may wait for a client that does not read its answer (over HTTP/2,
+    /// also for a flow-control window), in milliseconds; then the connection is closed.
     #[arg(long, env = "WRITE_TIMEOUT_MS", default_value_t = 10_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub write_timeout_ms: u64,

@@ -8,8 +8,12 @@
 //!   the previous answer on a kept-alive connection;
 //! - **idle** (here, both protocols): a connection with no request in flight for this long
 //!   is shut down gracefully, which also ends one that never said which protocol it speaks;
+//!   one that is still open a write timeout later (an HTTP/2 client that never answers the
+//!   server's GOAWAY and PING) is closed;
 //! - **write** (`ClientStream`): a write that waits this long for a client that does not
-//!   read fails, and the connection ends;
+//!   read fails, and the connection ends. Over HTTP/2 a client can also hold answers up
+//!   without filling any buffer, by granting no flow-control window: a connection whose
+//!   answers have frames ready that it has not asked for in this long ends too;
 //! - the body read timeout is the HTTP layer's; its 408 answer closes the connection.
 
 use std::convert::Infallible;
@@ -99,14 +103,26 @@ pub(super) async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Share
     };
     let connection = shared.builder.serve_connection(io, service);
     let mut connection = std::pin::pin!(connection);
-    let idle_timeout = shared.settings.idle_timeout;
+    let ServerSettings {
+        idle_timeout,
+        write_timeout,
+        ..
+    } = shared.settings;
     let mut closed_by_server = None;
+    // When an idle connection asked to close must have closed.
+    let mut close_by = None;
     let ended = loop {
         tokio::select! {
             ended = connection.as_mut() => break ended,
             () = activity.idle_for(idle_timeout), if closed_by_server.is_none() => {
                 closed_by_server = Some(CloseReason::IdleTimeout);
+                close_by = Some(Instant::now() + write_timeout);
                 connection.as_mut().graceful_shutdown();
+            }
+            () = until(close_by) => break Ok(()),
+            () = activity.stalled_for(write_timeout) => {
+                closed_by_server = Some(CloseReason::WriteTimeout);
+                break Ok(());
             }
             () = shared.drain.cancelled(), if closed_by_server.is_none() => {
                 closed_by_server = Some(CloseReason::Shutdown);
@@ -143,16 +159,54 @@ async fn tracked(
     if response.status() == StatusCode::REQUEST_TIMEOUT {
         activity.body_timed_out.store(true, Ordering::Relaxed);
     }
-    Ok(response.map(|body| TrackedBody {
-        body,
-        _in_flight: in_flight,
-    }))
+    Ok(response.map(|body| TrackedBody::new(body, in_flight)))
 }
 
-/// A response body that keeps its request counted in flight while it is being sent.
+/// Completes at `deadline`, or never when there is none.
+async fn until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// A response body that keeps its request counted in flight while it is being sent, and
+/// counted as held up by the client while it has a frame ready (from when it is made, or
+/// has handed a frame out) that the connection has not asked for yet.
 struct TrackedBody {
     body: Body,
-    _in_flight: InFlight,
+    in_flight: InFlight,
+    awaiting_pull: bool,
+}
+
+impl TrackedBody {
+    fn new(body: Body, in_flight: InFlight) -> Self {
+        let mut tracked = TrackedBody {
+            body,
+            in_flight,
+            awaiting_pull: false,
+        };
+        tracked.in_flight.0.pulled();
+        tracked.set_awaiting_pull(true);
+        tracked
+    }
+
+    fn set_awaiting_pull(&mut self, awaiting: bool) {
+        if awaiting != self.awaiting_pull {
+            self.awaiting_pull = awaiting;
+            let count = &self.in_flight.0.awaiting_pull;
+            match awaiting {
+                true => count.fetch_add(1, Ordering::Relaxed),
+                false => count.fetch_sub(1, Ordering::Relaxed),
+            };
+        }
+    }
+}
+
+impl Drop for TrackedBody {
+    fn drop(&mut self) {
+        self.set_awaiting_pull(false);
+    }
 }
 
 impl http_body::Body for TrackedBody {
@@ -163,7 +217,10 @@ impl http_body::Body for TrackedBody {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
-        Pin::new(&mut self.body).poll_frame(cx)
+        self.in_flight.0.pulled();
+        let polled = Pin::new(&mut self.body).poll_frame(cx);
+        self.set_awaiting_pull(matches!(polled, Poll::Ready(Some(Ok(_)))));
+        polled
     }
 
     fn is_end_stream(&self) -> bool {
@@ -203,6 +260,10 @@ struct Activity {
     in_flight: AtomicUsize,
     /// Milliseconds from `started` to when the last request began or ended.
     last_change_ms: AtomicU64,
+    /// Answers held up by the client (see [`TrackedBody`]).
+    awaiting_pull: AtomicUsize,
+    /// Milliseconds from `started` to when an answer was last made or asked for a frame.
+    last_pull_ms: AtomicU64,
     /// Set when an answer was 408: the body of a request did not arrive in time.
     body_timed_out: AtomicBool,
 }
@@ -213,6 +274,8 @@ impl Activity {
             started: Instant::now(),
             in_flight: AtomicUsize::new(0),
             last_change_ms: AtomicU64::new(0),
+            awaiting_pull: AtomicUsize::new(0),
+            last_pull_ms: AtomicU64::new(0),
             body_timed_out: AtomicBool::new(false),
         }
     }
@@ -225,24 +288,44 @@ impl Activity {
     }
 
     fn touch(&self) {
-        let now = self.started.elapsed().as_millis() as u64;
-        self.last_change_ms.store(now, Ordering::Relaxed);
+        self.last_change_ms.store(self.now_ms(), Ordering::Relaxed);
+    }
+
+    fn pulled(&self) {
+        self.last_pull_ms.store(self.now_ms(), Ordering::Relaxed);
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
     }
 
     /// Completes once the connection has had no request in flight for `timeout`.
     async fn idle_for(&self, timeout: Duration) {
+        let idle = || self.in_flight.load(Ordering::Relaxed) == 0;
+        self.for_as_long(timeout, &self.last_change_ms, idle).await;
+    }
+
+    /// Completes once answers have been held up by the client, with none asked for a
+    /// frame, for `timeout`.
+    async fn stalled_for(&self, timeout: Duration) {
+        let held_up = || self.awaiting_pull.load(Ordering::Relaxed) > 0;
+        self.for_as_long(timeout, &self.last_pull_ms, held_up).await;
+    }
+
+    /// Completes once `holds` is true and the time in `mark` is `timeout` past.
+    async fn for_as_long(&self, timeout: Duration, mark: &AtomicU64, holds: impl Fn() -> bool) {
         loop {
-            let last_change =
-                self.started + Duration::from_millis(self.last_change_ms.load(Ordering::Relaxed));
-            let busy = self.in_flight.load(Ordering::Relaxed) > 0;
-            if !busy && Instant::now() >= last_change + timeout {
+            let since = self.started + Duration::from_millis(mark.load(Ordering::Relaxed));
+            let holding = holds();
+            if holding && Instant::now() >= since + timeout {
                 return;
             }
-            // While busy, look again a period on: a request's end moves the mark anyway.
-            let next_look = if busy {
-                Instant::now() + timeout
+            // While it does not hold, look again a period on: when it starts to hold, the
+            // mark moves anyway.
+            let next_look = if holding {
+                since + timeout
             } else {
-                last_change + timeout
+                Instant::now() + timeout
             };
             tokio::time::sleep_until(next_look).await;
         }

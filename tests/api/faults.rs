@@ -5,6 +5,8 @@
 
 use std::time::Duration;
 
+use axum::body::Bytes;
+use axum::http::Request;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sudoku_service::config::ServeConfig;
@@ -84,6 +86,55 @@ async fn a_client_that_never_reads_is_closed_at_the_write_timeout() {
         .await;
     server.wait_for_metric(&closed("write_timeout"), 1.0).await;
     drop(client);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http2_client_that_grants_no_window_is_closed_at_the_write_timeout() {
+    let server = spawn_app_with(short_timeouts());
+    let tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    // The client answers PINGs, but opens no stream's window: no answer's data can flow.
+    let (mut client, connection) = h2::client::Builder::new()
+        .initial_window_size(0)
+        .handshake::<_, Bytes>(tcp)
+        .await
+        .unwrap();
+    let connection = tokio::spawn(connection);
+    let request = Request::get(server.url("/openapi.yaml")).body(()).unwrap();
+    let (response, _) = client.send_request(request, true).unwrap();
+    let response = response.await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    server.wait_for_metric(&closed("write_timeout"), 1.0).await;
+    let ended = tokio::time::timeout(Duration::from_secs(30), connection).await;
+    assert!(ended.is_ok(), "the server kept the connection open");
+    drop(response);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http2_client_that_ignores_the_goodbye_is_closed_after_the_idle_timeout() {
+    let server = spawn_app_with(short_timeouts());
+    let frames = server
+        .blocking(|addr| {
+            let mut client = RawConnection::open(addr);
+            // The preface and empty SETTINGS; then nothing, not even the ack of a PING.
+            client.send(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\0\0\0\x04\0\0\0\0\0");
+            frame_types(&client.read_until_closed())
+        })
+        .await;
+    const GOAWAY: u8 = 7;
+    assert!(frames.contains(&GOAWAY), "frames: {frames:?}");
+    server.wait_for_metric(&closed("idle_timeout"), 1.0).await;
+}
+
+/// The types of the HTTP/2 frames in `bytes`, which a server sent.
+fn frame_types(bytes: &[u8]) -> Vec<u8> {
+    let mut types = Vec::new();
+    let mut rest = bytes;
+    while rest.len() >= 9 {
+        let length = usize::from(rest[0]) << 16 | usize::from(rest[1]) << 8 | usize::from(rest[2]);
+        types.push(rest[3]);
+        rest = &rest[(9 + length).min(rest.len())..];
+    }
+    types
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -120,6 +120,13 @@ impl RawConnection {
         !self.fill()
     }
 
+    /// Reads until the server closes the connection (or resets it), and returns what it
+    /// sent from the end of the last response read.
+    pub fn read_until_closed(&mut self) -> Vec<u8> {
+        while self.fill() {}
+        std::mem::take(&mut self.pending)
+    }
+
     /// Reads more from the stream; `false` at its end or on a reset.
     fn fill(&mut self) -> bool {
         let mut buffer = [0; 4096];
