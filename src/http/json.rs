@@ -10,7 +10,7 @@ use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use serde::de::value::MapAccessDeserializer;
-use serde::de::{DeserializeOwned, MapAccess, Visitor};
+use serde::de::{DeserializeOwned, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::AppState;
@@ -108,9 +108,14 @@ fn parse_at<T: DeserializeOwned>(bytes: &[u8], position: Position) -> Result<T, 
             } else {
                 format!("{path}: {reason}")
             };
-            match inner.classify() {
-                serde_json::error::Category::Data => Err(ApiError::InvalidRequest(message)),
-                _ => Err(ApiError::InvalidJson(message)),
+            if inner.classify() != serde_json::error::Category::Data {
+                return Err(ApiError::InvalidJson(message));
+            }
+            // The shape fails before the syntax would (`[`, `{"grid":5,`): a body that is
+            // not JSON at all says so first.
+            match serde_json::from_slice::<IgnoredAny>(bytes) {
+                Ok(_) => Err(ApiError::InvalidRequest(message)),
+                Err(syntax) => Err(ApiError::InvalidJson(describe(&syntax, position))),
             }
         }
     }

@@ -56,6 +56,19 @@ fn malformed_requests() -> Vec<Case> {
             S::BAD_REQUEST,
             "invalid_json",
         ),
+        case("an array cut off", "[", S::BAD_REQUEST, "invalid_json"),
+        case(
+            "a wrong type, then cut off",
+            r#"{"grid": 5,"#,
+            S::BAD_REQUEST,
+            "invalid_json",
+        ),
+        case(
+            "a wrong type, then not JSON",
+            r#"{"grid": 5 x}"#,
+            S::BAD_REQUEST,
+            "invalid_json",
+        ),
         case(
             "invalid UTF-8",
             b"{\"grid\": \"\xff\xfe\"}".to_vec(),
