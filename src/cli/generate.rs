@@ -26,10 +26,10 @@ pub struct GenerateArgs {
     /// A difficulty band (9×9): easy, medium, hard, expert or extreme.
     #[arg(long, value_parser = Level::from_id, conflicts_with_all = ["se_min", "se_max"])]
     pub level: Option<Level>,
-    /// The lowest rating wanted (9×9), 1.0 to 9.0.
+    /// The lowest rating wanted (9×9), 1.0 to 8.9.
     #[arg(long, value_name = "SE", value_parser = parse_rating)]
     pub se_min: Option<f64>,
-    /// The highest rating wanted (9×9), 1.0 to 9.0.
+    /// The highest rating wanted (9×9), 1.0 to 8.9.
     #[arg(long, value_name = "SE", value_parser = parse_rating)]
     pub se_max: Option<f64>,
     /// The symmetry of the givens: none, central, rotational, diagonal, antidiagonal,

@@ -28,7 +28,7 @@ pub const MAX_COUNT: usize = 100;
 
 /// The lowest and highest ratings a band may ask for: `beyond` (9.0 and up) is too rare to
 /// make on demand.
-pub const RATING_RANGE: (f64, f64) = (1.0, 9.0);
+pub const RATING_RANGE: (f64, f64) = (1.0, 8.9);
 
 /// Options that ask for something impossible, and why; the options are named as the
 /// parameters of [`GenerateOptions::new`], in backticks (`` `se_min` ``), so that each
@@ -86,7 +86,10 @@ impl GenerateOptions {
                 let band = (se_min.unwrap_or(lowest), se_max.unwrap_or(highest));
                 let inside = |value: f64| (lowest..=highest).contains(&value);
                 if !inside(band.0) || !inside(band.1) {
-                    return invalid("`se_min` and `se_max` must lie within 1.0 to 9.0");
+                    return invalid(
+                        "`se_min` and `se_max` must lie within 1.0 to 8.9: `beyond` puzzles \
+                         (9.0 and up) are too rare to generate on demand",
+                    );
                 }
                 if band.0 > band.1 {
                     return invalid("`se_min` must not be above `se_max`");
@@ -471,7 +474,7 @@ mod tests {
             Some(3.1000000001),
             Some(3.1000000001)
         )));
-        for tenths in 10..=90 {
+        for tenths in 10..=89 {
             // Every rating, as a client would write it, is a band of its own.
             let rating: f64 = format!("{}.{}", tenths / 10, tenths % 10).parse().unwrap();
             assert!(
@@ -481,7 +484,8 @@ mod tests {
         }
         assert!(!refused(new(9, None, Some(3.05), Some(3.15))));
         assert!(refused(new(16, Some(Level::Easy), None, None)));
-        assert!(!refused(new(9, None, Some(9.0), None)));
+        assert!(!refused(new(9, None, Some(8.9), None)));
+        assert!(refused(new(9, None, Some(9.0), None)));
     }
 
     #[test]

@@ -102,6 +102,7 @@ async fn impossible_requests_are_422() {
         json!({ "level": "beyond" }),
         json!({ "level": "hard", "se_min": 3.0 }),
         json!({ "se_min": 0.5 }),
+        json!({ "se_min": 9.0 }),
         json!({ "se_min": 5.0, "se_max": 4.0 }),
         json!({ "se_min": 3.05, "se_max": 3.05 }),
         json!({ "size": 16, "level": "easy" }),
