@@ -7,11 +7,13 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use sudoku_service::cli::{
-    self, EXPECTED_INPUT, ExplainArgs, GenerateArgs, InputArgs, RateArgs, SolveArgs, Status,
-    ValidateArgs,
+    self, EXPECTED_INPUT, EXPECTED_PUZZLE, ExplainArgs, GenerateArgs, InputArgs, RateArgs,
+    SolveArgs, Status, ValidateArgs,
 };
 use sudoku_service::config::ServeConfig;
+use sudoku_service::grid::Grid;
 use sudoku_service::healthcheck::{self, HealthcheckArgs};
+use sudoku_service::server::ServerError;
 use sudoku_service::{service, telemetry};
 
 /// A fast Sudoku solver: an HTTP/JSON service, and a command line for puzzle files.
@@ -40,7 +42,13 @@ enum Command {
     Serve(ServeConfig),
     /// Exit 0 when the service's /healthz answers 200, else 1 (a HEALTHCHECK without curl).
     #[command(
-        after_help = "Example:\n  sudoku-service healthcheck --url http://127.0.0.1:8080/healthz"
+        after_help = "Example:\n  sudoku-service healthcheck --url http://127.0.0.1:8080/healthz",
+        mut_arg("listen_addr", |arg| arg.help(
+            "The address `serve` listens on, whose port the default URL takes",
+        )),
+        mut_arg("port", |arg| arg.help(
+            "The port `serve` listens on; when set, replaces the port of --listen-addr",
+        )),
     )]
     Healthcheck(HealthcheckArgs),
     /// Solve the puzzles of FILE or stdin: a Baekjoon 2239/2580 block, or one puzzle per line.
@@ -109,24 +117,24 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         // Locked per command: the server's log writer needs stdout from other threads.
         Command::Solve(args) => cli::solve(
             &args,
-            &read_input(&args.input)?,
+            &read_input(&args.input, "solve", EXPECTED_INPUT)?,
             &mut io::stdout().lock(),
             &mut io::stderr().lock(),
         )?,
         Command::Validate(args) => cli::validate_input(
-            &read_input(&args.input)?,
+            &read_input(&args.input, "validate", EXPECTED_INPUT)?,
             &mut io::stdout().lock(),
             &mut io::stderr().lock(),
         )?,
         Command::Rate(args) => cli::rate(
             &args,
-            &read_input(&args.input)?,
+            &read_input(&args.input, "rate", EXPECTED_INPUT)?,
             &mut io::stdout().lock(),
             &mut io::stderr().lock(),
         )?,
         Command::Explain(args) => cli::explain(
             &args,
-            &read_input(&args.input)?,
+            &read_input(&args.input, "explain", EXPECTED_PUZZLE)?,
             &mut io::stdout().lock(),
             &mut io::stderr().lock(),
         )?,
@@ -146,24 +154,49 @@ fn serve(config: ServeConfig) -> anyhow::Result<Status> {
         .enable_all()
         .build()
         .context("starting the async runtime")?;
-    runtime.block_on(service::serve(config))?;
+    runtime
+        .block_on(service::serve(config))
+        .map_err(with_advice)?;
     // Solves of requests that were dropped stop within milliseconds; don't wait longer.
     runtime.shutdown_timeout(SOLVER_STOP_WAIT);
     Ok(Status::Success)
 }
 
-/// The whole text of the input file, or of stdin; at a terminal, says first what to type.
-fn read_input(input: &InputArgs) -> anyhow::Result<String> {
+/// `error`, with what to do about it when that is the user's to choose.
+fn with_advice(error: ServerError) -> anyhow::Error {
+    let port_taken = matches!(&error, ServerError::Bind { source, .. }
+        if source.kind() == io::ErrorKind::AddrInUse);
+    let error = anyhow::Error::new(error);
+    match port_taken {
+        true => anyhow::anyhow!(
+            "{error:#}; another process listens there: choose a free port with --port or PORT"
+        ),
+        false => error,
+    }
+}
+
+/// The whole text of the input file, or of stdin; at a terminal, says first what to type
+/// (`expected`) to `command`.
+fn read_input(input: &InputArgs, command: &str, expected: &str) -> anyhow::Result<String> {
     if let Some(path) = input.path() {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let bytes = std::fs::read(path).map_err(|error| {
+            let text = path.to_string_lossy();
+            // A puzzle typed where its file goes.
+            let hint = match Grid::parse_symbols(&text) {
+                Ok(_) => {
+                    format!("; a puzzle goes on stdin: echo '{text}' | sudoku-service {command}")
+                }
+                Err(_) => String::new(),
+            };
+            anyhow::anyhow!("cannot read {text}: {error}{hint}")
+        })?;
         return String::from_utf8(bytes)
             .with_context(|| format!("cannot read {}: it is not UTF-8 text", path.display()));
     }
     if io::stdin().is_terminal() {
         eprintln!(
-            "reading puzzles from the terminal: type {EXPECTED_INPUT}, then Ctrl-D \
-             (or give a file: sudoku-service <command> puzzles.txt)"
+            "reading from the terminal: type {expected}, then Ctrl-D \
+             (or give a file: sudoku-service {command} FILE)"
         );
     }
     read_stdin()

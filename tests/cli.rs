@@ -373,9 +373,37 @@ fn every_reading_command_takes_a_file_argument_and_dash_for_stdin() {
     let missing = run(&["solve", "no/such/puzzles.txt"], "");
     assert_eq!(missing.code, Some(1));
     assert!(
-        missing.stderr.contains("cannot read no/such/puzzles.txt"),
+        missing.stderr.contains("cannot read no/such/puzzles.txt")
+            && !missing.stderr.contains("stdin"),
         "{}",
         missing.stderr
+    );
+    // A puzzle typed where its file goes is not read as one, but the error says how.
+    let puzzle = read_puzzles("9x9/top95.txt")[0].text.clone();
+    let typed = run(&["rate", &puzzle], "");
+    assert_eq!(typed.code, Some(1));
+    assert!(
+        typed
+            .stderr
+            .contains(&format!("echo '{puzzle}' | sudoku-service rate")),
+        "{}",
+        typed.stderr
+    );
+}
+
+#[test]
+fn a_port_in_use_is_refused_with_how_to_choose_another() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+    let result = run(&["serve", "--listen-addr", &address], "");
+    assert_eq!(result.code, Some(1));
+    assert!(
+        result
+            .stderr
+            .contains(&format!("cannot listen on {address}"))
+            && result.stderr.contains("--port or PORT"),
+        "{}",
+        result.stderr
     );
 }
 

@@ -120,13 +120,13 @@ fn stated_count_failure(puzzle: &Puzzle, stated: u64) -> Option<String> {
         if let Some(error) = solution_error(&puzzle.grid, &solution) {
             return Some(format!("{order:?}: {error}"));
         }
-        if let Some(published) = puzzle.fields.get(1) {
-            if solution.to_symbols() != *published {
-                return Some(format!(
-                    "{order:?}: found {}, the file gives {published}",
-                    solution.to_symbols()
-                ));
-            }
+        if let Some(published) = puzzle.fields.get(1)
+            && solution.to_symbols() != *published
+        {
+            return Some(format!(
+                "{order:?}: found {}, the file gives {published}",
+                solution.to_symbols()
+            ));
         }
         // A limit equal to the count stops at exactly that many.
         match common::solve(&puzzle.grid, order, stated) {

@@ -39,11 +39,16 @@ fn worker_threads(requested: Option<u16>) -> usize {
 }
 
 /// What input without a single puzzle gets: an empty answer would look like success.
-const NO_PUZZLES: &str = "no puzzles in the input: expected a 9-line block or one puzzle per line";
+const NO_PUZZLES: &str =
+    "error: no puzzles in the input: expected a 9-line block or one puzzle per line";
 
 /// What the commands that read puzzles expect, for a person typing at a terminal.
 pub const EXPECTED_INPUT: &str = "a 9-line block (9 digits per line, 0 or . for a blank, \
-     packed or space-separated) or one puzzle per line (81 symbols, 0 or . for a blank)";
+     packed or space-separated) or one puzzle per line (81 symbols for 9×9, 0 or . for a blank)";
+
+/// What `explain` expects, for a person typing at a terminal.
+pub const EXPECTED_PUZZLE: &str = "one puzzle: a 9-line block (9 digits per line, 0 or . for a \
+     blank, packed or space-separated) or one line (81 symbols for 9×9, 0 or . for a blank)";
 
 /// Where a command reads its puzzles.
 #[derive(Debug, Clone, Args)]

@@ -209,7 +209,7 @@ pub fn explain(
                 (Some(_), Some(_)) => {
                     writeln!(
                         err,
-                        "explain takes one puzzle; rate a file of puzzles with `rate`"
+                        "error: explain takes one puzzle; rate a file of puzzles with `rate`"
                     )?;
                     return Ok(Status::Failure);
                 }

@@ -430,10 +430,10 @@ impl Search {
                 continue;
             }
             for directions in 0..1u32 << n {
-                if let Some(chain) = self.chain(order, directions) {
-                    if self.best.as_ref().is_none_or(|best| chain.beats(best)) {
-                        self.best = Some(chain);
-                    }
+                if let Some(chain) = self.chain(order, directions)
+                    && self.best.as_ref().is_none_or(|best| chain.beats(best))
+                {
+                    self.best = Some(chain);
                 }
             }
         }

@@ -4,22 +4,29 @@
 
 use crate::helpers::{app, post_json};
 
-/// One example: the body and path of the request, and the answer as the README shows it.
+/// One example: the body and path of the request, and the answer as the README shows it
+/// (with its status when the command asks curl for the head, `-i`).
 #[derive(Debug)]
 struct Example {
     body: String,
     path: String,
+    status: Option<u16>,
     shown: String,
 }
 
-/// Every `curl --json '…' localhost:8080/…` command of `readme` followed by comment lines
-/// that hold its JSON answer (the command may go on over a second line).
+/// Every `curl [-i] --json '…' localhost:8080/…` command of `readme` followed by comment
+/// lines that hold its JSON answer (the command may go on over a second line), and with
+/// `-i` its status line.
 fn curl_examples(readme: &str) -> Vec<Example> {
     let lines: Vec<&str> = readme.lines().collect();
     let mut examples = Vec::new();
     for (index, line) in lines.iter().enumerate() {
-        let Some(rest) = line.strip_prefix("curl --json '") else {
-            continue;
+        let (with_head, rest) = match line.strip_prefix("curl -i --json '") {
+            Some(rest) => (true, rest),
+            None => match line.strip_prefix("curl --json '") {
+                Some(rest) => (false, rest),
+                None => continue,
+            },
         };
         let mut command = rest.trim_end().to_owned();
         let mut next = index + 1;
@@ -33,6 +40,11 @@ fn curl_examples(readme: &str) -> Vec<Example> {
             .find_map(|word| word.strip_prefix("localhost:8080"))
             .expect("a URL on localhost:8080");
         let comments = lines[next..].iter().take_while(|l| l.starts_with('#'));
+        let status = with_head.then(|| {
+            let status_line = lines[next].strip_prefix("# HTTP/1.1 ");
+            let code = status_line.and_then(|rest| rest.split(' ').next()?.parse().ok());
+            code.unwrap_or_else(|| panic!("{line}: an `-i` example shows its status line first"))
+        });
         let shown: String = comments
             .skip_while(|l| !l.starts_with("# {"))
             .map(|l| l.trim_start_matches('#').trim_start())
@@ -41,6 +53,7 @@ fn curl_examples(readme: &str) -> Vec<Example> {
             examples.push(Example {
                 body: body.to_owned(),
                 path: path.to_owned(),
+                status,
                 shown,
             });
         }
@@ -94,6 +107,9 @@ async fn every_curl_example_gets_the_answer_the_readme_shows() {
         let body =
             serde_json::from_str(&example.body).unwrap_or_else(|e| panic!("{e}: {}", example.body));
         let answer = post_json(&app, &example.path, &body).await;
+        if let Some(status) = example.status {
+            assert_eq!(answer.status.as_u16(), status, "{}", example.body);
+        }
         let actual = without_timings(&answer.text());
         let shown = without_timings(&example.shown);
         assert!(
@@ -103,6 +119,22 @@ async fn every_curl_example_gets_the_answer_the_readme_shows() {
             example.body
         );
     }
+}
+
+#[test]
+fn the_readme_asks_for_the_rust_version_the_manifest_declares() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let manifest = std::fs::read_to_string(format!("{root}/Cargo.toml")).unwrap();
+    let version = manifest
+        .lines()
+        .find_map(|line| line.strip_prefix("rust-version = \""))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .expect("Cargo.toml declares its rust-version");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("You need Rust {version} or newer")),
+        "the README's prerequisites name another Rust than {version}"
+    );
 }
 
 #[test]

@@ -91,11 +91,11 @@ impl Grave<'_> {
                 }
             }
         }
-        if let (true, Some(cells)) = (one_digit, one_digit_cells) {
-            if cells.count_ones() as usize > grave.cells.len() {
-                for cell in cells_of(cells & !mask_of(&grave.cells)) {
-                    grave.add(cell, only_digit, &mut rest)?;
-                }
+        if let (true, Some(cells)) = (one_digit, one_digit_cells)
+            && cells.count_ones() as usize > grave.cells.len()
+        {
+            for cell in cells_of(cells & !mask_of(&grave.cells)) {
+                grave.add(cell, only_digit, &mut rest)?;
             }
         }
         grave.is_grave(&rest).then_some(grave)
