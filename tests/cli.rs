@@ -87,7 +87,7 @@ fn a_block_whose_givens_clash_fails_with_the_conflict_on_stderr() {
     assert!(!result.success);
     assert_eq!(result.stdout, "");
     assert!(
-        result.stderr.contains("row 0 has 1 at (0,0) (0,1)"),
+        result.stderr.contains("row 1 has 1 at r1c1 r1c2"),
         "stderr: {}",
         result.stderr
     );
@@ -281,7 +281,7 @@ fn validate_reports_a_repeated_digit_and_fails() {
     assert!(!result.success);
     let lines: Vec<&str> = result.stdout.lines().collect();
     assert_eq!(lines.len(), 1, "stdout: {}", result.stdout);
-    for conflict in ["row 0 has 1 at (0,0) (0,1)", "box 0 has 1 at (0,0) (0,1)"] {
+    for conflict in ["row 1 has 1 at r1c1 r1c2", "box 1 has 1 at r1c1 r1c2"] {
         assert!(
             lines[0].contains(conflict),
             "{:?} lacks {conflict}",
@@ -315,7 +315,7 @@ fn validate_answers_each_line_of_a_puzzle_file() {
     assert_eq!(lines.len(), 3, "stdout: {}", result.stdout);
     assert_eq!(lines[0], "valid");
     assert!(
-        lines[1].contains("row 0 has 4 at (0,0) (0,3)"),
+        lines[1].contains("row 1 has 4 at r1c1 r1c4"),
         "{:?}",
         lines[1]
     );
@@ -342,15 +342,24 @@ fn a_puzzle_that_outlasts_the_time_limit_answers_timeout_and_fails() {
 #[test]
 fn a_line_whose_givens_clash_says_which_clash() {
     let classic = read_puzzles("9x9/top95.txt")[0].text.clone();
-    // Two 9s in row 0: the first cell, and wherever row 0 already has one (or a new one).
+    // Two 9s in row 1: the first cell, and wherever row 1 already has one (or a new one).
     let clash = format!("9{}", &with_symbol(&classic, 8, '9')[1..]);
     let result = run(&["solve"], &format!("{clash}\n{classic}\n"));
     let first = result.stdout.lines().next().unwrap_or_default();
     assert!(
-        first.starts_with("unsolvable: the givens clash: ") && first.contains("row 0 has 9"),
+        first.starts_with("unsolvable: the givens clash: ") && first.contains("row 1 has 9"),
         "{first}"
     );
     assert!(!result.success);
+    for command in ["rate", "explain"] {
+        let result = run(&[command], &clash);
+        let said = format!("{}{}", result.stdout, result.stderr);
+        assert!(
+            said.contains("no solution: the givens clash: ") && said.contains("row 1 has 9"),
+            "{command}: {said}"
+        );
+        assert!(!result.success, "{command}");
+    }
 }
 
 #[test]

@@ -238,13 +238,8 @@ fn solve_line(
         Outcome::Unsolvable => {
             tally.unsolvable += 1;
             out.extend_from_slice(b"unsolvable");
-            // Clashing givens are the usual reason, and the one a person can fix.
-            let verdict = validate(&grid);
-            if !verdict.valid {
-                let clashes = verdict.conflicts.iter().map(verdict::describe_conflict);
-                let clashes: Vec<String> = clashes.collect();
-                write!(out, ": the givens clash: {}", clashes.join("; "))
-                    .expect("writing to a Vec cannot fail");
+            if let Some(clashes) = verdict::clashes(&grid) {
+                write!(out, ": {clashes}").expect("writing to a Vec cannot fail");
             }
         }
         Outcome::Cancelled => {

@@ -1,8 +1,10 @@
 //! Short human-readable verdicts for the command line.
 
-use crate::validate::{Conflict, Unit, Validation};
+use crate::grid::Grid;
+use crate::validate::{Conflict, Unit, Validation, validate};
 
-/// `row 0 has 5 at (0,0) (0,1)`: one conflict on one line, 0-based like the API.
+/// `row 1 has 5 at r1c1 r1c2`: one conflict on one line, numbered from 1 as people (and
+/// `explain`) number rows, columns and boxes.
 pub(super) fn describe_conflict(conflict: &Conflict) -> String {
     let unit = match conflict.unit {
         Unit::Row => "row",
@@ -12,14 +14,22 @@ pub(super) fn describe_conflict(conflict: &Conflict) -> String {
     let cells: Vec<String> = conflict
         .cells
         .iter()
-        .map(|cell| format!("({},{})", cell.row, cell.col))
+        .map(|cell| format!("r{}c{}", cell.row + 1, cell.col + 1))
         .collect();
     format!(
         "{unit} {} has {} at {}",
-        conflict.index,
+        conflict.index + 1,
         conflict.digit,
         cells.join(" ")
     )
+}
+
+/// `the givens clash: …` with every clash of `grid`'s givens, if they do: the usual reason a
+/// puzzle has no solution, and the one a person can fix.
+pub(super) fn clashes(grid: &Grid) -> Option<String> {
+    let verdict = validate(grid);
+    let conflicts: Vec<String> = verdict.conflicts.iter().map(describe_conflict).collect();
+    (!verdict.valid).then(|| format!("the givens clash: {}", conflicts.join("; ")))
 }
 
 /// `solved`, `valid` (no clash, blanks left) or `conflicts: …` with every clash.
