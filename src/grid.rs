@@ -54,7 +54,23 @@ pub enum GridError {
         /// 0-based column of the cell.
         col: usize,
     },
-    /// A value that does not fit the grid's size (a `G` in a 9×9 grid, a 10 in rows notation).
+    /// A symbol whose value does not fit the grid's size (a `G` in a 9×9 grid).
+    #[error(
+        "symbol {symbol:?} (value {value}) at row {row}, column {col} (0-based) is out of range for a {size}×{size} grid (1-{size}, or 0 or . for a blank)"
+    )]
+    SymbolOutOfRange {
+        /// The symbol seen.
+        symbol: char,
+        /// Its value.
+        value: u8,
+        /// 0-based row of the cell.
+        row: usize,
+        /// 0-based column of the cell.
+        col: usize,
+        /// The grid's N.
+        size: usize,
+    },
+    /// A value that does not fit the grid's size (a 10 in a 9×9 grid's rows).
     #[error(
         "value {value} at row {row}, column {col} (0-based) is out of range for a {size}×{size} grid (1-{size}, or a blank)"
     )]
@@ -161,8 +177,9 @@ impl Grid {
                 col: index % size,
             })?;
             if usize::from(value) > size {
-                return Err(GridError::ValueOutOfRange {
-                    value: i64::from(value),
+                return Err(GridError::SymbolOutOfRange {
+                    symbol,
+                    value,
                     row: index / size,
                     col: index % size,
                     size,
@@ -387,7 +404,8 @@ mod tests {
         text.replace_range(12..13, "A");
         assert!(matches!(
             Grid::parse_symbols(&text).unwrap_err(),
-            GridError::ValueOutOfRange {
+            GridError::SymbolOutOfRange {
+                symbol: 'A',
                 value: 10,
                 row: 1,
                 col: 3,
