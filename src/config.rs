@@ -179,6 +179,12 @@ fn parse_listen_addr(text: &str) -> Result<SocketAddr, String> {
         return Ok(addr);
     }
     let expected = "expected HOST:PORT, such as 0.0.0.0:8080 or localhost:8080";
+    let has_port = text
+        .rsplit_once(':')
+        .is_some_and(|(_, port)| port.parse::<u16>().is_ok());
+    if !has_port {
+        return Err(format!("{text} has no port; {expected}"));
+    }
     match text.to_socket_addrs() {
         Ok(mut addrs) => addrs
             .next()
@@ -212,8 +218,14 @@ mod tests {
         );
         let local = parse_listen_addr("localhost:8090").unwrap();
         assert!(local.ip().is_loopback() && local.port() == 8090, "{local}");
-        let error = parse_listen_addr("localhost").unwrap_err();
-        assert!(error.contains("HOST:PORT"), "{error}");
+        for portless in ["localhost", "127.0.0.1", "[::1]", "localhost:http"] {
+            let error = parse_listen_addr(portless).unwrap_err();
+            assert!(
+                error.starts_with(&format!("{portless} has no port"))
+                    && error.contains("HOST:PORT"),
+                "{error}"
+            );
+        }
         assert_eq!(
             parse_at_least_one("0"),
             Err("must be at least 1".to_owned())
