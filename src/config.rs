@@ -92,7 +92,8 @@ pub struct ServeConfig {
     #[arg(long, env = "BODY_READ_TIMEOUT_MS", default_value_t = 10_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub body_read_timeout_ms: u64,
-    /// Longest a connection may stay open with no request in flight, in milliseconds.
+    /// Longest a connection may stay open with no request in flight, in milliseconds; then
+    /// it is asked to close, and closed after a write timeout more with none.
     #[arg(long, env = "IDLE_TIMEOUT_MS", default_value_t = 30_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_timeout_ms: u64,

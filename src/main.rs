@@ -44,7 +44,7 @@ enum Command {
     #[command(
         after_help = "Example:\n  sudoku-service healthcheck --url http://127.0.0.1:8080/healthz",
         mut_arg("listen_addr", |arg| arg.help(
-            "The address `serve` listens on, whose port the default URL takes",
+            "The address `serve` listens on, which the default URL points at",
         )),
         mut_arg("port", |arg| arg.help(
             "The port `serve` listens on; when set, replaces the port of --listen-addr",

@@ -180,12 +180,8 @@ pub fn solve(
             return Ok(Status::Failure);
         }
     };
-    let verdict = validate(&grid);
-    if !verdict.valid {
-        writeln!(err, "unsolvable: the givens break a rule")?;
-        for conflict in &verdict.conflicts {
-            writeln!(err, "  {}", verdict::describe_conflict(conflict))?;
-        }
+    if let Some(clashes) = verdict::clashes(&grid) {
+        writeln!(err, "unsolvable: {clashes}")?;
         return Ok(Status::Failure);
     }
     let cancellation = args.cancellation(Arc::new(AtomicBool::new(false)));

@@ -28,8 +28,7 @@ pub(super) fn describe_conflict(conflict: &Conflict) -> String {
 /// puzzle has no solution, and the one a person can fix.
 pub(super) fn clashes(grid: &Grid) -> Option<String> {
     let verdict = validate(grid);
-    let conflicts: Vec<String> = verdict.conflicts.iter().map(describe_conflict).collect();
-    (!verdict.valid).then(|| format!("the givens clash: {}", conflicts.join("; ")))
+    (!verdict.valid).then(|| format!("the givens clash: {}", joined(&verdict.conflicts)))
 }
 
 /// `solved`, `valid` (no clash, blanks left) or `conflicts: …` with every clash.
@@ -40,8 +39,13 @@ pub(super) fn describe_validation(verdict: &Validation) -> String {
     if verdict.valid {
         return "valid".to_owned();
     }
-    let conflicts: Vec<String> = verdict.conflicts.iter().map(describe_conflict).collect();
-    format!("conflicts: {}", conflicts.join("; "))
+    format!("conflicts: {}", joined(&verdict.conflicts))
+}
+
+/// Every conflict, described and joined by `; `.
+fn joined(conflicts: &[Conflict]) -> String {
+    let described: Vec<String> = conflicts.iter().map(describe_conflict).collect();
+    described.join("; ")
 }
 
 /// What a solution count up to 2 says about uniqueness.

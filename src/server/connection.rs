@@ -8,8 +8,8 @@
 //!   the previous answer on a kept-alive connection;
 //! - **idle** (here, both protocols): a connection with no request in flight for this long
 //!   is shut down gracefully, which also ends one that never said which protocol it speaks;
-//!   one that is still open a write timeout later (an HTTP/2 client that never answers the
-//!   server's GOAWAY and PING) is closed;
+//!   one that is still open with no request in flight for a write timeout after that (an
+//!   HTTP/2 client that never answers the server's GOAWAY and PING) is closed;
 //! - **write** (`ClientStream`): a write that waits this long for a client that does not
 //!   read fails, and the connection ends. Over HTTP/2 a client can also hold answers up
 //!   without filling any buffer, by granting no flow-control window: a connection whose
@@ -109,17 +109,19 @@ pub(super) async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Share
         ..
     } = shared.settings;
     let mut closed_by_server = None;
-    // When an idle connection asked to close must have closed.
-    let mut close_by = None;
     let ended = loop {
         tokio::select! {
             ended = connection.as_mut() => break ended,
             () = activity.idle_for(idle_timeout), if closed_by_server.is_none() => {
                 closed_by_server = Some(CloseReason::IdleTimeout);
-                close_by = Some(Instant::now() + write_timeout);
+                // The client's time to close starts now.
+                activity.touch();
                 connection.as_mut().graceful_shutdown();
             }
-            () = until(close_by) => break Ok(()),
+            // Asked to close, it did not, and has had no request in flight (one that
+            // crossed the GOAWAY included) for a write timeout since.
+            () = activity.idle_for(write_timeout),
+                if closed_by_server == Some(CloseReason::IdleTimeout) => break Ok(()),
             () = activity.stalled_for(write_timeout) => {
                 closed_by_server = Some(CloseReason::WriteTimeout);
                 break Ok(());
@@ -160,14 +162,6 @@ async fn tracked(
         activity.body_timed_out.store(true, Ordering::Relaxed);
     }
     Ok(response.map(|body| TrackedBody::new(body, in_flight)))
-}
-
-/// Completes at `deadline`, or never when there is none.
-async fn until(deadline: Option<Instant>) {
-    match deadline {
-        Some(deadline) => tokio::time::sleep_until(deadline).await,
-        None => std::future::pending().await,
-    }
 }
 
 /// A response body that keeps its request counted in flight while it is being sent, and
