@@ -5,7 +5,7 @@ use crate::validate::{Conflict, Unit, Validation, validate};
 
 /// `row 1 has 5 at r1c1 r1c2`: one conflict on one line, numbered from 1 as people (and
 /// `explain`) number rows, columns and boxes.
-pub(super) fn describe_conflict(conflict: &Conflict) -> String {
+fn describe_conflict(conflict: &Conflict) -> String {
     let unit = match conflict.unit {
         Unit::Row => "row",
         Unit::Column => "column",

@@ -3,7 +3,7 @@
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{CLASSIC, CLASSIC_SOLUTION, app, post_json};
+use crate::helpers::{CLASSIC, CLASSIC_SOLUTION, app, post_json, post_ok};
 
 /// A 9×9 puzzle whose path needs forcing chains (SE 7.2 by the reference).
 const CHAINS: &str =
@@ -20,9 +20,7 @@ const SMALL_SOLUTION: &str = "1324423124133142";
 
 #[tokio::test]
 async fn rate_answers_the_ratings_of_a_puzzle() {
-    let answer = post_json(&app(), "/rate", &json!({ "grid": CLASSIC })).await;
-    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
-    let body = answer.json();
+    let body = post_ok("/rate", &json!({ "grid": CLASSIC })).await;
     assert_eq!(body["se"], 1.2);
     assert_eq!(body["ed"], 1.2);
     assert_eq!(body["ep"], 1.2);
@@ -44,9 +42,7 @@ async fn rate_answers_the_ratings_of_a_puzzle() {
 
 #[tokio::test]
 async fn a_grid_with_no_blank_cell_rates_zero_with_no_hardest_technique() {
-    let answer = post_json(&app(), "/rate", &json!({ "grid": CLASSIC_SOLUTION })).await;
-    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
-    let body = answer.json();
+    let body = post_ok("/rate", &json!({ "grid": CLASSIC_SOLUTION })).await;
     assert_eq!(body["se"], 0.0);
     assert_eq!(body["steps"], 0);
     assert_eq!(body["techniques"], json!([]));
