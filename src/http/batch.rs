@@ -55,10 +55,12 @@ where
     })
 }
 
-/// Groups of lines answered at once by one batch: twice the solvers, so they stay busy
-/// while an answer waits for a slower group before it.
+/// Groups of lines answered at once by one batch: up to twice the solvers, so they stay
+/// busy while an answer waits for a slower group before it, but never more than the pool
+/// admits, so a batch alone never gets `overloaded` lines.
 fn window(limits: &Limits) -> usize {
-    2 * limits.solver_concurrency.get()
+    let solvers = limits.solver_concurrency.get();
+    solvers + solvers.min(limits.queue_length)
 }
 
 /// The streamed answer to the batch of `request`; 415 and 413 (a declared length over the

@@ -150,6 +150,25 @@ async fn lines_beyond_the_limit_end_the_answer_with_a_problem_line() {
 }
 
 #[tokio::test]
+async fn a_batch_alone_never_overloads_a_pool_without_a_queue() {
+    // Line 1 and line 65 (the first of the second group) each hold the only solver until
+    // their limit: a second group answered meanwhile would find no place.
+    let busy = format!("{}\n", json!({ "grid": busy_grid() }));
+    let easy = format!("{}\n", json!({ "grid": CLASSIC }));
+    let body = [busy.clone(), easy.repeat(63), busy, easy].concat();
+    let limits = one_solver(0, std::time::Duration::from_millis(100));
+    let answers = batch_with(limits, "/solve/batch", &body).await;
+    assert_eq!(answers.len(), 66);
+    for (index, answer) in answers.iter().enumerate() {
+        let expected = match index {
+            0 | 64 => "solve_timeout",
+            _ => "",
+        };
+        assert_eq!(answer["code"].as_str().unwrap_or(""), expected, "{answer}");
+    }
+}
+
+#[tokio::test]
 async fn a_line_longer_than_a_single_body_is_refused_alone() {
     let limits = Limits {
         body_limit_bytes: 200,
