@@ -6,6 +6,7 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::num::NonZeroUsize;
 use std::time::Duration;
 
+use clap::builder::RangedU64ValueParser;
 use clap::{Args, ValueEnum};
 
 use crate::http::Limits;
@@ -63,10 +64,11 @@ pub struct ServeConfig {
           value_parser = clap::value_parser!(u32).range(0..=MAX_QUEUE_LENGTH))]
     pub queue_length: u32,
     /// Largest request body accepted, in bytes; larger bodies get 413.
-    #[arg(long, env = "BODY_LIMIT_BYTES", default_value_t = 65536)]
+    #[arg(long, env = "BODY_LIMIT_BYTES", default_value_t = 65536,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     pub body_limit_bytes: usize,
-    /// Request body bytes all requests together may hold in memory; a body that finds
-    /// no room within 0.1 s gets 503 `overloaded`.
+    /// Request body bytes all requests together may hold in memory, at least
+    /// --body-limit-bytes; a body that finds no room within 0.1 s gets 503 `overloaded`.
     #[arg(long, env = "BODY_BUDGET_BYTES", default_value_t = 16 * 1024 * 1024)]
     pub body_budget_bytes: usize,
     /// Largest request head (request line and headers) accepted, in bytes; larger ones
@@ -142,6 +144,20 @@ pub enum LogFormat {
 }
 
 impl ServeConfig {
+    /// Why these flags cannot go together, if they cannot: the budget must hold a body of
+    /// the largest size, or such a body would get 503 `overloaded` even on an idle server.
+    pub fn check(&self) -> Result<(), String> {
+        let (budget, limit) = (self.body_budget_bytes, self.body_limit_bytes);
+        if budget < limit {
+            return Err(format!(
+                "--body-budget-bytes (BODY_BUDGET_BYTES) {budget} is below --body-limit-bytes \
+                 (BODY_LIMIT_BYTES) {limit}: a body of the largest size could never be held; \
+                 raise the budget or lower the limit"
+            ));
+        }
+        Ok(())
+    }
+
     /// The limits the HTTP layer enforces.
     pub fn limits(&self) -> Limits {
         Limits {

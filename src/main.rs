@@ -148,6 +148,10 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
 
 /// Runs the service until SIGTERM or SIGINT; a drained shutdown is a success.
 fn serve(config: ServeConfig) -> anyhow::Result<Status> {
+    if let Err(problem) = config.check() {
+        eprintln!("error: {problem}");
+        return Ok(Status::Usage);
+    }
     telemetry::init(config.log_format, &config.log_filter)?;
     // The runtime exists only for `serve`; the command line needs none.
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -417,6 +417,26 @@ fn a_port_in_use_is_refused_with_how_to_choose_another() {
 }
 
 #[test]
+fn limits_that_could_never_be_met_are_refused_before_listening() {
+    // The port is taken, so a server that went on to listen would fail otherwise.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+    for (flags, says) in [
+        (
+            &["--body-budget-bytes", "5000"][..],
+            "--body-budget-bytes (BODY_BUDGET_BYTES) 5000 is below --body-limit-bytes \
+             (BODY_LIMIT_BYTES) 65536",
+        ),
+        (&["--body-limit-bytes", "0"], "--body-limit-bytes"),
+    ] {
+        let args = [&["serve", "--listen-addr", &address][..], flags].concat();
+        let result = run(&args, "");
+        assert_eq!(result.code, Some(2), "{flags:?}: {}", result.stderr);
+        assert!(result.stderr.contains(says), "{flags:?}: {}", result.stderr);
+    }
+}
+
+#[test]
 fn a_block_with_a_malformed_line_names_it_instead_of_reading_nine_puzzles() {
     let input = read_data("boj/2239.in").replacen("103000509", "10300050", 1);
     for command in ["solve", "validate", "rate", "explain"] {
