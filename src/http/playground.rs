@@ -4,8 +4,8 @@
 //! prefix.
 
 use axum::http::header::{
-    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG, IF_NONE_MATCH, REFERRER_POLICY,
-    X_CONTENT_TYPE_OPTIONS,
+    CACHE_CONTROL, CONTENT_LENGTH, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG, IF_NONE_MATCH,
+    REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
 };
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -82,7 +82,10 @@ impl Asset {
             (REFERRER_POLICY, HeaderValue::from_static("no-referrer")),
         ];
         if held {
-            (StatusCode::NOT_MODIFIED, headers).into_response()
+            // The file's own length: a 304 to HEAD keeps the header, and one of 0 would tell
+            // a cache that the file is empty.
+            let length = [(CONTENT_LENGTH, HeaderValue::from(self.body.len()))];
+            (StatusCode::NOT_MODIFIED, headers, length).into_response()
         } else {
             (headers, [(CONTENT_TYPE, self.content_type)], self.body).into_response()
         }
