@@ -143,6 +143,34 @@ fn every_path_replays_to_the_solution_on_every_size() {
         let explanation = logic::explain(puzzle, &Cancellation::none()).expect("one solution");
         assert_replays(puzzle, &explanation.solution, &explanation.steps);
         assert_eq!(explanation.rating.is_some(), puzzle.size() == 9);
+        if puzzle.size() == 9 {
+            for step in &explanation.steps {
+                let rating = round_rating(step.difficulty);
+                assert!(
+                    rating >= 4.0 || logic::RATINGS_BELOW_4.contains(&rating),
+                    "{:?} rates {rating}",
+                    step.technique
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_reference_rates_below_4_only_as_the_easy_techniques_do() {
+    let reference = [
+        rated("9x9/se-rated/se-rated-dev.tsv"),
+        rated("9x9/se-rated/se-rated-heldout.tsv"),
+    ];
+    let below_4: Vec<f64> = reference
+        .iter()
+        .flatten()
+        .map(|&(_, se)| se)
+        .filter(|&se| se < 4.0)
+        .collect();
+    assert!(below_4.len() > 500, "{}", below_4.len());
+    for se in below_4 {
+        assert!(logic::RATINGS_BELOW_4.contains(&se), "{se}");
     }
 }
 

@@ -94,13 +94,13 @@ impl GenerateOptions {
                 if band.0 > band.1 {
                     return invalid("`se_min` must not be above `se_max`");
                 }
-                // Ratings have one decimal: tenths / 10, as the rater gives them.
-                let tenths = |rating: f64| (rating * 10.0).round() as u32;
-                let mut ratings = (tenths(lowest)..=tenths(highest)).map(|t| f64::from(t) / 10.0);
-                if !ratings.any(|rating| (band.0..=band.1).contains(&rating)) {
-                    return invalid(
-                        "no rating lies between `se_min` and `se_max`: ratings have one decimal",
-                    );
+                if !logic::may_rate_within(band.0, band.1) {
+                    let below_4 = logic::RATINGS_BELOW_4.map(|rating| format!("{rating:.1}"));
+                    return invalid(&format!(
+                        "no puzzle rates between `se_min` and `se_max`: ratings have one \
+                         decimal, and below 4.0 they are {} only",
+                        below_4.join(", ")
+                    ));
                 }
                 Some(band)
             }
@@ -475,14 +475,18 @@ mod tests {
             Some(3.1000000001)
         )));
         for tenths in 10..=89 {
-            // Every rating, as a client would write it, is a band of its own.
+            // Every rating a puzzle can have, as a client would write it, is a band of its
+            // own; below 4.0 the others are refused.
             let rating: f64 = format!("{}.{}", tenths / 10, tenths % 10).parse().unwrap();
-            assert!(
-                !refused(new(9, None, Some(rating), Some(rating))),
+            let possible = tenths >= 40 || crate::logic::RATINGS_BELOW_4.contains(&rating);
+            assert_eq!(
+                refused(new(9, None, Some(rating), Some(rating))),
+                !possible,
                 "{rating}"
             );
         }
-        assert!(!refused(new(9, None, Some(3.05), Some(3.15))));
+        assert!(!refused(new(9, None, Some(3.15), Some(3.25))));
+        assert!(refused(new(9, None, Some(3.05), Some(3.15))));
         assert!(refused(new(16, Some(Level::Easy), None, None)));
         assert!(!refused(new(9, None, Some(8.9), None)));
         assert!(refused(new(9, None, Some(9.0), None)));

@@ -35,7 +35,10 @@ use crate::solver::{self, Cancellation, Outcome, SolveOptions};
 use crate::validate::validate;
 
 pub use hint::{Hint, Mistake, MistakeKind, hint};
-pub use rating::{Explanation, Level, MODEL, Rating, TechniqueUse, explain, rate};
+pub use rating::{
+    Explanation, Level, MODEL, RATINGS_BELOW_4, Rating, TechniqueUse, explain, may_rate_within,
+    rate,
+};
 
 /// Why a puzzle could not be rated, explained or hinted.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

@@ -15,6 +15,22 @@ use crate::solver::Cancellation;
 /// revision of it. Ratings of the same puzzle only change when it changes.
 pub const MODEL: &str = "sukaku-explainer-1.18.1/1";
 
+/// Every rating below 4.0 that a puzzle can have. Each technique rated below 4.0 has one
+/// difficulty, so a rating below 4.0 is one of theirs (no puzzle rates 1.6); from 4.0 on,
+/// difficulties grow with the size of a pattern, and no rating is ruled out.
+pub const RATINGS_BELOW_4: [f64; 15] = [
+    1.0, 1.2, 1.5, 1.7, 1.9, 2.0, 2.3, 2.5, 2.6, 2.8, 3.0, 3.2, 3.4, 3.6, 3.8,
+];
+
+/// Whether a puzzle may be rated from `lowest` to `highest`: some one-decimal rating lies
+/// between them, and below 4.0 one of [`RATINGS_BELOW_4`].
+pub fn may_rate_within(lowest: f64, highest: f64) -> bool {
+    let within = |rating: f64| (lowest..=highest).contains(&rating);
+    let from_4 = (40..).map(|tenths| f64::from(tenths) / 10.0);
+    RATINGS_BELOW_4.into_iter().any(within)
+        || from_4.take_while(|&rating| rating <= highest).any(within)
+}
+
 /// A difficulty band, named on the one-decimal rating.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {

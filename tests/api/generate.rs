@@ -105,6 +105,7 @@ async fn impossible_requests_are_422() {
         json!({ "se_min": 9.0 }),
         json!({ "se_min": 5.0, "se_max": 4.0 }),
         json!({ "se_min": 3.05, "se_max": 3.05 }),
+        json!({ "se_min": 1.6, "se_max": 1.6 }),
         json!({ "size": 16, "level": "easy" }),
         json!({ "size": 8 }),
         json!({ "size": 25 }),
