@@ -85,10 +85,15 @@ impl GenerateOptions {
                 let (lowest, highest) = RATING_RANGE;
                 let band = (se_min.unwrap_or(lowest), se_max.unwrap_or(highest));
                 let inside = |value: f64| (lowest..=highest).contains(&value);
-                if !inside(band.0) || !inside(band.1) {
+                if band.0 > highest || band.1 > highest {
                     return invalid(
                         "`se_min` and `se_max` must lie within 1.0 to 8.9: `beyond` puzzles \
                          (9.0 and up) are too rare to generate on demand",
+                    );
+                }
+                if !inside(band.0) || !inside(band.1) {
+                    return invalid(
+                        "`se_min` and `se_max` must lie within 1.0 to 8.9: ratings start at 1.0",
                     );
                 }
                 if band.0 > band.1 {
@@ -463,7 +468,8 @@ mod tests {
         assert!(refused(new(25, None, None, None)));
         assert!(refused(new(9, Some(Level::Beyond), None, None)));
         assert!(refused(new(9, Some(Level::Hard), Some(3.0), None)));
-        assert!(refused(new(9, None, Some(0.5), None)));
+        let too_low = new(9, None, Some(0.5), None).unwrap_err().to_string();
+        assert!(too_low.ends_with("ratings start at 1.0"), "{too_low}");
         assert!(refused(new(9, None, None, Some(9.5))));
         assert!(refused(new(9, None, Some(5.0), Some(4.0))));
         assert!(refused(new(9, None, Some(3.05), Some(3.05))));
