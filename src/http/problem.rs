@@ -44,6 +44,11 @@ pub enum ApiError {
     /// The grid follows the rules but has no solution.
     #[error("the grid has no solution")]
     Unsolvable,
+    /// The puzzle has no solution because its givens break a rule (where the contract
+    /// says `unsolvable` rather than `conflicting_givens`: `/rate`, `/explain`, `/hint`).
+    #[error("the puzzle has no solution: its givens break the rules in {}; see `conflicts`",
+        places(.0.len()))]
+    UnsolvableGivens(Vec<Conflict>),
     /// The puzzle has more than one solution, so it has no logical path.
     #[error("the puzzle has more than one solution")]
     NotUnique,
@@ -228,7 +233,7 @@ impl ApiError {
                 "conflicting_givens",
                 "Conflicting givens",
             ),
-            Self::Unsolvable => (
+            Self::Unsolvable | Self::UnsolvableGivens(_) => (
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "unsolvable",
                 "Unsolvable grid",
@@ -328,7 +333,9 @@ impl ApiError {
             detail: self.to_string(),
             code,
             conflicts: match self {
-                Self::ConflictingGivens(conflicts) => Some(conflicts),
+                Self::ConflictingGivens(conflicts) | Self::UnsolvableGivens(conflicts) => {
+                    Some(conflicts)
+                }
                 _ => None,
             },
         }

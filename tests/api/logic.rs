@@ -70,6 +70,36 @@ async fn rate_refuses_what_has_no_rating() {
 }
 
 #[tokio::test]
+async fn a_puzzle_whose_givens_clash_is_unsolvable_with_the_clash_named() {
+    let app = app();
+    let clashing = format!("11{}", ".".repeat(79));
+    // No rule is broken, but the last cell of the first row has no digit left.
+    let stuck = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
+    for (path, field) in [("/rate", "grid"), ("/explain", "grid"), ("/hint", "puzzle")] {
+        let request = |grid: &str| {
+            let mut request = json!({ field: grid });
+            if path == "/hint" {
+                request["grid"] = json!(grid);
+            }
+            request
+        };
+        let problem = post_json(&app, path, &request(&clashing))
+            .await
+            .problem(StatusCode::UNPROCESSABLE_ENTITY, "unsolvable");
+        let conflicts = problem["conflicts"].as_array().expect("conflicts");
+        assert_eq!(conflicts.len(), 2, "{path}: {problem}");
+        assert_eq!(
+            conflicts[0]["cells"],
+            json!([{"row": 0, "col": 0}, {"row": 0, "col": 1}])
+        );
+        let problem = post_json(&app, path, &request(&stuck))
+            .await
+            .problem(StatusCode::UNPROCESSABLE_ENTITY, "unsolvable");
+        assert!(problem.get("conflicts").is_none(), "{path}: {problem}");
+    }
+}
+
+#[tokio::test]
 async fn a_rating_past_its_time_limit_is_503() {
     let answer = post_json(&app(), "/rate", &json!({ "grid": NESTED, "timeout_ms": 1 })).await;
     answer.problem(StatusCode::SERVICE_UNAVAILABLE, "solve_timeout");
