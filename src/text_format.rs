@@ -60,15 +60,23 @@ fn is_row_symbol(byte: u8) -> bool {
 /// What keeps `line` from being a row of a block.
 fn row_problem(line: &str) -> String {
     let symbols: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
-    match symbols.iter().find(|&&c| !c.is_ascii_digit() && c != '.') {
-        Some(symbol) => format!("{symbol:?} is not a digit in {line:?}"),
-        None => format!("{} digits instead of 9 in {line:?}", symbols.len()),
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if let Some(symbol) = symbols.iter().find(|&&c| !c.is_ascii_digit() && c != '.') {
+        format!("{symbol:?} is not a digit in {line:?}")
+    } else if let Some(number) = fields
+        .iter()
+        .find(|field| fields.len() > 1 && field.len() > 1)
+    {
+        format!("{number:?} is not a digit in {line:?}")
+    } else {
+        format!("{} digits instead of 9 in {line:?}", symbols.len())
     }
 }
 
 /// Tells which layout `input` uses: a 9-line block when it has exactly nine content lines
-/// of nine digits or `.` (packed or spaced), otherwise one puzzle per line. Nine lines of
-/// which five or more are rows of a block but some are not are a block with a typo.
+/// of nine digits or `.` (each packed or spaced; the block takes the layout most of them
+/// use), otherwise one puzzle per line. Nine lines of which five or more are rows of a
+/// block but some are not are a block with a typo.
 pub fn detect(input: &str) -> Result<Layout, BlockError> {
     // Ten lines are enough to tell: a long file is never read through here.
     let lines: Vec<(usize, &str)> = numbered_content_lines(input).take(10).collect();
@@ -77,19 +85,12 @@ pub fn detect(input: &str) -> Result<Layout, BlockError> {
     }
     let packed = lines.iter().filter(|(_, l)| is_packed_row(l)).count();
     let spaced = lines.iter().filter(|(_, l)| is_spaced_row(l)).count();
-    let (layout, is_row, rows) = if packed >= spaced {
-        (
-            Layout::DigitBlock,
-            is_packed_row as fn(&str) -> bool,
-            packed,
-        )
-    } else {
-        (
-            Layout::SpacedBlock,
-            is_spaced_row as fn(&str) -> bool,
-            spaced,
-        )
+    let layout = match packed >= spaced {
+        true => Layout::DigitBlock,
+        false => Layout::SpacedBlock,
     };
+    let rows = packed + spaced;
+    let is_row = |line: &str| is_packed_row(line) || is_spaced_row(line);
     match lines.iter().find(|(_, line)| !is_row(line)) {
         None => Ok(layout),
         Some(&(line, text)) if rows >= 5 => Err(BlockError {
@@ -196,5 +197,20 @@ mod tests {
         let error = detect(&lines.join("\n")).unwrap_err();
         assert_eq!(error.line, 4);
         assert!(error.reason.contains("'x'"), "{error}");
+        lines[3] = "0 0 0 10 0 0 0 0 0";
+        let error = detect(&lines.join("\n")).unwrap_err();
+        assert!(error.reason.starts_with("\"10\" is not a digit"), "{error}");
+    }
+
+    #[test]
+    fn a_block_may_mix_packed_and_spaced_rows_and_takes_the_layout_most_use() {
+        let mut lines = ["1 2 3 4 5 6 7 8 9"; 9];
+        lines[8] = "123456789";
+        assert_eq!(detect(&lines.join("\n")), Ok(Layout::SpacedBlock));
+        let block = lines.join("\n");
+        assert_eq!(parse_block(&block).unwrap().get(8, 2), 3);
+        let mut lines = ["123456789"; 9];
+        lines[0] = "1 2 3 4 5 6 7 8 9";
+        assert_eq!(detect(&lines.join("\n")), Ok(Layout::DigitBlock));
     }
 }
