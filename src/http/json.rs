@@ -6,7 +6,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use axum::extract::{FromRequest, Request};
-use axum::http::header::CONTENT_TYPE;
+use axum::http::header::{CONTENT_ENCODING, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use serde::de::value::MapAccessDeserializer;
@@ -33,11 +33,7 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
-        if !has_media_type(request.headers(), APPLICATION_JSON) {
-            return Err(ApiError::UnsupportedMediaType {
-                expected: APPLICATION_JSON,
-            });
-        }
+        require_media_type(request.headers(), APPLICATION_JSON)?;
         let limits = state.limits();
         let body = read_whole(
             request,
@@ -50,15 +46,34 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
     }
 }
 
-/// Whether the request's `Content-Type` is `expected` (in any case, with or without
-/// parameters such as `charset`). Only the exact type: `+json` types such as
-/// `application/problem+json` name other formats, and the API reads none of them.
-pub(super) fn has_media_type(headers: &HeaderMap, expected: &str) -> bool {
-    headers
+/// 415 unless the request's `Content-Type` is `expected` (in any case, with or without
+/// parameters such as `charset`) and its body is not encoded. Only the exact type: `+json`
+/// types such as `application/problem+json` name other formats, and the API reads none of
+/// them; a compressed body would only fail as JSON that is not.
+pub(super) fn require_media_type(
+    headers: &HeaderMap,
+    expected: &'static str,
+) -> Result<(), ApiError> {
+    let declared = headers
         .get(CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.split(';').next())
-        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(expected))
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(expected));
+    if !declared {
+        return Err(ApiError::UnsupportedMediaType { expected });
+    }
+    let encoding = headers
+        .get_all(CONTENT_ENCODING)
+        .iter()
+        .flat_map(|value| value.to_str().unwrap_or("?").split(','))
+        .map(str::trim)
+        .find(|coding| !coding.is_empty() && !coding.eq_ignore_ascii_case("identity"));
+    match encoding {
+        Some(encoding) => Err(ApiError::UnsupportedEncoding {
+            encoding: encoding.to_owned(),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// `bytes` as a JSON object of type `T`: 400 `invalid_json` when it is not JSON, 422
@@ -85,6 +100,9 @@ enum Position {
 
 /// [`parse`], with the position of an error written as `position` says.
 fn parse_at<T: DeserializeOwned>(bytes: &[u8], position: Position) -> Result<T, ApiError> {
+    // A byte-order mark, which editors on some systems write, is not JSON but means no
+    // harm: RFC 8259 lets a parser ignore it.
+    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
     // Nearly every body is well formed: read it as it is, and only a failing one again
     // with its path tracked, to name where it fails.
     if let Ok(Object(value)) = serde_json::from_slice(bytes) {

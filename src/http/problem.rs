@@ -136,6 +136,12 @@ pub enum ApiError {
         /// The media type the endpoint reads.
         expected: &'static str,
     },
+    /// The body is encoded (compressed), which the server does not undo.
+    #[error("`Content-Encoding: {encoding}` is not supported; send the body uncompressed")]
+    UnsupportedEncoding {
+        /// The request's content coding.
+        encoding: String,
+    },
     /// No route has this path.
     #[error("no such endpoint: {path}")]
     NotFound {
@@ -284,7 +290,7 @@ impl ApiError {
                 "not_implemented",
                 "Not implemented",
             ),
-            Self::UnsupportedMediaType { .. } => (
+            Self::UnsupportedMediaType { .. } | Self::UnsupportedEncoding { .. } => (
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "unsupported_media_type",
                 "Unsupported media type",

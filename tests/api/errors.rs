@@ -524,3 +524,42 @@ async fn the_words_a_client_sent_are_quoted_as_they_are() {
         "{detail}"
     );
 }
+
+#[tokio::test]
+async fn a_compressed_body_is_refused_by_its_encoding_and_a_byte_order_mark_is_ignored() {
+    let app = app();
+    let body = format!(r#"{{"grid": "{}"}}"#, crate::helpers::CLASSIC);
+    let post = |path: &str, content_type: &str, encoding: Option<&str>, body: Vec<u8>| {
+        let mut request = Request::post(path).header("content-type", content_type);
+        if let Some(encoding) = encoding {
+            request = request.header("content-encoding", encoding);
+        }
+        request.body(Body::from(body)).unwrap()
+    };
+    for (path, content_type) in [
+        ("/solve", "application/json"),
+        ("/solve/batch", "application/x-ndjson"),
+    ] {
+        let gzip = post(path, content_type, Some("gzip"), body.clone().into_bytes());
+        let problem = send(&app, gzip)
+            .await
+            .problem(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains("Content-Encoding: gzip"), "{detail}");
+        let identity = post(
+            path,
+            content_type,
+            Some("identity"),
+            body.clone().into_bytes(),
+        );
+        assert_eq!(send(&app, identity).await.status, StatusCode::OK, "{path}");
+        let marked = [b"\xEF\xBB\xBF".as_slice(), body.as_bytes()].concat();
+        let answer = send(&app, post(path, content_type, None, marked)).await;
+        assert_eq!(answer.status, StatusCode::OK, "{path}");
+        assert!(
+            answer.text().contains("solution"),
+            "{path}: {}",
+            answer.text()
+        );
+    }
+}
