@@ -179,9 +179,19 @@ fn with_advice(error: ServerError) -> anyhow::Error {
     }
 }
 
-/// The whole text of the input file, or of stdin; at a terminal, says first what to type
+/// The whole text of the input file, or of stdin, without the byte-order mark that editors
+/// on some systems start a text file with; at a terminal, says first what to type
 /// (`expected`) to `command`.
 fn read_input(input: &InputArgs, command: &str, expected: &str) -> anyhow::Result<String> {
+    let mut text = read_text(input, command, expected)?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
+}
+
+/// [`read_input`], the mark kept.
+fn read_text(input: &InputArgs, command: &str, expected: &str) -> anyhow::Result<String> {
     if let Some(path) = input.path() {
         let bytes = std::fs::read(path).map_err(|error| {
             let text = path.to_string_lossy();

@@ -454,6 +454,18 @@ fn a_block_with_a_malformed_line_names_it_instead_of_reading_nine_puzzles() {
 }
 
 #[test]
+fn a_byte_order_mark_before_the_first_puzzle_is_no_symbol() {
+    let line = read_data("boj/2239.in").lines().collect::<String>();
+    for input in [
+        format!("\u{feff}{line}\r\n"),
+        format!("\u{feff}{}", read_data("boj/2239.in")),
+    ] {
+        let result = run(&["solve"], &input);
+        assert!(result.success, "{}", result.stderr);
+    }
+}
+
+#[test]
 fn dots_are_blanks_in_a_block_too() {
     let dotted = read_data("boj/2239.in").replace('0', ".");
     let result = run(&["solve", "--lexicographic"], &dotted);
