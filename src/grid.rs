@@ -23,7 +23,8 @@ pub struct Grid {
 pub enum GridError {
     /// The string notation held a number of symbols that is no supported N².
     #[error(
-        "grid has {found} cells; expected 16, 81, 256 or 625 (a 4×4, 9×9, 16×16 or 25×25 grid)"
+        "grid has {found} cell{}; expected 16, 81, 256 or 625 (a 4×4, 9×9, 16×16 or 25×25 grid)",
+        if *found == 1 { "" } else { "s" }
     )]
     Length {
         /// How many symbols were seen (whitespace not counted).
@@ -56,7 +57,8 @@ pub enum GridError {
     },
     /// A symbol whose value does not fit the grid's size (a `G` in a 9×9 grid).
     #[error(
-        "symbol {symbol:?} (value {value}) at row {row}, column {col} (0-based) is out of range for a {size}×{size} grid (1-{size}, or 0 or . for a blank)"
+        "symbol {symbol:?} (value {value}) at row {row}, column {col} (0-based) is out of range for a {size}×{size} grid ({}, or 0 or . for a blank)",
+        symbols_up_to(*size)
     )]
     SymbolOutOfRange {
         /// The symbol seen.
@@ -337,6 +339,14 @@ fn value_symbol(value: u8) -> char {
     }
 }
 
+/// The symbols of a grid of `size`, as a person types them: `1-4`, `1-9`, `1-9 and A-G`.
+fn symbols_up_to(size: usize) -> String {
+    match u8::try_from(size) {
+        Ok(size @ 10..) => format!("1-9 and A-{}", value_symbol(size)),
+        _ => format!("1-{size}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -402,8 +412,9 @@ mod tests {
             }
         );
         text.replace_range(12..13, "A");
+        let error = Grid::parse_symbols(&text).unwrap_err();
         assert!(matches!(
-            Grid::parse_symbols(&text).unwrap_err(),
+            error,
             GridError::SymbolOutOfRange {
                 symbol: 'A',
                 value: 10,
@@ -412,6 +423,12 @@ mod tests {
                 size: 9
             }
         ));
+        assert!(error.to_string().contains("(1-9, or 0 or . for a blank)"));
+        let sixteen = format!("{}H", ".".repeat(255));
+        let error = Grid::parse_symbols(&sixteen).unwrap_err().to_string();
+        assert!(error.contains("(1-9 and A-G, or"), "{error}");
+        let error = Grid::parse_symbols("5").unwrap_err().to_string();
+        assert!(error.starts_with("grid has 1 cell;"), "{error}");
         let rows = vec![
             vec![Some(0); 4],
             vec![Some(0); 4],
