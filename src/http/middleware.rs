@@ -14,6 +14,7 @@ use std::time::Instant;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
 use axum::http::header::{HOST, TRANSFER_ENCODING};
+use axum::http::uri::Authority;
 use axum::http::{HeaderValue, StatusCode, Version};
 use axum::response::{IntoResponse, Response};
 use tower::{Layer, Service, ServiceBuilder};
@@ -177,12 +178,17 @@ fn request_span(request: &Request) -> Span {
 }
 
 /// The problem with a request that HTTP's framing rules forbid: an HTTP/1.1 request
-/// without exactly one `Host` (400), a transfer coding other than `chunked` (501, since
-/// the server decodes no other), and a head larger than `header_limit` bytes (431).
+/// without exactly one `Host`, or a `Host` that is not a host and port (400), a transfer
+/// coding other than `chunked` (501, since the server decodes no other), and a head larger
+/// than `header_limit` bytes (431).
 fn framing_problem(request: &Request, header_limit: usize) -> Option<ApiError> {
     let headers = request.headers();
     if request.version() == Version::HTTP_11 && headers.get_all(HOST).iter().count() != 1 {
         let detail = "an HTTP/1.1 request needs exactly one Host header";
+        return Some(ApiError::BadRequest(detail.into()));
+    }
+    if !headers.get_all(HOST).iter().all(is_host) {
+        let detail = "the Host header must be a host name or address and an optional port";
         return Some(ApiError::BadRequest(detail.into()));
     }
     let other_coding = headers.get_all(TRANSFER_ENCODING).iter().any(|value| {
@@ -207,6 +213,23 @@ fn framing_problem(request: &Request, header_limit: usize) -> Option<ApiError> {
     (head > header_limit).then_some(ApiError::HeadersTooLarge {
         limit: header_limit,
     })
+}
+
+/// Whether `value` is a `Host` header's value: empty (a target with no authority), or a
+/// host and optional port, without user information (RFC 9112, section 3.2).
+fn is_host(value: &HeaderValue) -> bool {
+    let Ok(text) = value.to_str() else {
+        return false;
+    };
+    // The port, if any: after the last `:` that is not inside an IPv6 address.
+    let port = match text.rsplit_once(':') {
+        Some((_, port)) if !port.contains(']') => port,
+        _ => "",
+    };
+    text.is_empty()
+        || (text.parse::<Authority>().is_ok()
+            && !text.contains('@')
+            && (port.is_empty() || port.parse::<u16>().is_ok()))
 }
 
 /// A request on its way to its answer, counted and logged once: answered, or dropped.
