@@ -202,11 +202,14 @@ fn batch_endpoint(path: &'static str, handler: MethodRouter<AppState>) -> Endpoi
     }
 }
 
-/// The answer for a path no route has.
+/// The answer for a path no route has; a target with no path (`CONNECT host:port`) is
+/// named whole.
 async fn not_found(uri: Uri) -> ApiError {
-    ApiError::NotFound {
-        path: uri.path().to_owned(),
-    }
+    let path = match uri.path() {
+        "" => uri.to_string(),
+        path => path.to_owned(),
+    };
+    ApiError::NotFound { path }
 }
 
 /// The answer for a known path with a method it does not take.

@@ -362,6 +362,17 @@ async fn an_unknown_path_is_404() {
     post_json(&app(), "/solver", &json!({}))
         .await
         .problem(StatusCode::NOT_FOUND, "not_found");
+    // A target with no path at all is named whole.
+    let connect = Request::builder()
+        .method(Method::CONNECT)
+        .uri("example.com:443")
+        .body(Body::empty())
+        .unwrap();
+    let problem = send(&app(), connect)
+        .await
+        .problem(StatusCode::NOT_FOUND, "not_found");
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.ends_with(": example.com:443"), "{detail}");
 }
 
 #[tokio::test]
