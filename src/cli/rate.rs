@@ -95,7 +95,7 @@ pub fn rate(
                     &cancellation(args.workers.timeout_ms, Arc::clone(stop)),
                 )
                 .map_err(|error| {
-                    let text = error_text(&error, &grid, args.workers.timeout_ms);
+                    let text = error_text(&error, args.workers.timeout_ms);
                     (text, code(&error))
                 })
             });
@@ -157,15 +157,14 @@ fn rating_line(rating: &Rating) -> String {
     )
 }
 
-/// What the command line says of `error` about `puzzle`: a time-out names the flag that
-/// set its limit, and a puzzle without a solution the givens that clash, if they do.
-fn error_text(error: &LogicError, puzzle: &Grid, timeout_ms: u64) -> String {
+/// What the command line says of `error`: a time-out names the flag that set its limit,
+/// and a puzzle without a solution the givens that clash, if they do.
+fn error_text(error: &LogicError, timeout_ms: u64) -> String {
     match error {
         LogicError::Cancelled => format!("timed out after {timeout_ms} ms (--timeout-ms)"),
-        LogicError::Unsolvable => match super::verdict::clashes(puzzle) {
-            Some(clashes) => format!("{error}: {clashes}"),
-            None => error.to_string(),
-        },
+        LogicError::ConflictingGivens(conflicts) => {
+            format!("{error}: {}", super::verdict::clash_text(conflicts))
+        }
         error => error.to_string(),
     }
 }
@@ -174,7 +173,7 @@ fn error_text(error: &LogicError, puzzle: &Grid, timeout_ms: u64) -> String {
 fn code(error: &LogicError) -> &'static str {
     match error {
         LogicError::UnsupportedSize(_) => "unsupported_size",
-        LogicError::Unsolvable => "unsolvable",
+        LogicError::Unsolvable | LogicError::ConflictingGivens(_) => "unsolvable",
         LogicError::NotUnique => "not_unique",
         LogicError::Mismatch(_) => "invalid_request",
         LogicError::BeyondTechniques => "beyond_techniques",
@@ -239,11 +238,7 @@ pub fn explain(
     let explanation = match logic::explain(&puzzle, &cancellation(args.timeout_ms, stop)) {
         Ok(explanation) => explanation,
         Err(error) => {
-            writeln!(
-                err,
-                "error: {}",
-                error_text(&error, &puzzle, args.timeout_ms)
-            )?;
+            writeln!(err, "error: {}", error_text(&error, args.timeout_ms))?;
             return Ok(Status::Failure);
         }
     };

@@ -28,7 +28,12 @@ fn describe_conflict(conflict: &Conflict) -> String {
 /// puzzle has no solution, and the one a person can fix.
 pub(super) fn clashes(grid: &Grid) -> Option<String> {
     let verdict = validate(grid);
-    (!verdict.valid).then(|| format!("the givens clash: {}", joined(&verdict.conflicts)))
+    (!verdict.valid).then(|| clash_text(&verdict.conflicts))
+}
+
+/// `the givens clash: …` with every one of `conflicts`.
+pub(super) fn clash_text(conflicts: &[Conflict]) -> String {
+    format!("the givens clash: {}", joined(conflicts))
 }
 
 /// `solved`, `valid` (no clash, blanks left) or `conflicts: …` with every clash.

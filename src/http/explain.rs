@@ -12,13 +12,12 @@ use super::AppState;
 use super::dto::{GridInput, GridOutput};
 use super::json::ApiJson;
 use super::problem::ApiError;
-use crate::grid::Grid;
 use crate::logic::board::{Digits, HouseKind};
 use crate::logic::step::{Step, round_rating};
 use crate::logic::technique::Technique;
 use crate::logic::{self, Explanation, Hint, LogicError, MODEL, MistakeKind, Rating};
 use crate::solver::Cancellation;
-use crate::validate::{Cell, Unit, validate};
+use crate::validate::{Cell, Unit};
 
 /// The body of `POST /rate` and `POST /explain`.
 #[derive(Debug, Deserialize)]
@@ -213,12 +212,10 @@ pub async fn rate_answer(
     if grid.size() != 9 {
         return Err(LogicError::UnsupportedSize(grid.size()).into());
     }
-    let puzzle = grid.clone();
     let rating = on_pool(&state, request.timeout_ms, move |cancel| {
         logic::rate(&grid, cancel)
     })
-    .await
-    .map_err(|error| with_clashes(&puzzle, error))?;
+    .await?;
     Ok(rate_response(&rating))
 }
 
@@ -258,12 +255,10 @@ pub async fn explain_answer(
     request: PuzzleRequest,
 ) -> Result<ExplainResponse, ApiError> {
     let grid = request.grid.parse()?;
-    let puzzle = grid.clone();
     let explanation = on_pool(&state, request.timeout_ms, move |cancel| {
         logic::explain(&grid, cancel)
     })
-    .await
-    .map_err(|error| with_clashes(&puzzle, error))?;
+    .await?;
     Ok(explain_response(
         &explanation,
         request.grid.render(&explanation.solution),
@@ -302,12 +297,10 @@ pub async fn hint(
         .map(|marks| parse_marks(marks, puzzle.size()))
         .transpose()?;
     let size = puzzle.size();
-    let givens = puzzle.clone();
     let answer = on_pool(&state, request.timeout_ms, move |cancel| {
         logic::hint(&puzzle, &grid, marks.as_deref(), cancel)
     })
-    .await
-    .map_err(|error| with_clashes(&givens, error))?;
+    .await?;
     Ok(ApiJson(match answer {
         Hint::Step(step) => HintResponse::Step {
             step: step_json(&step, size, size == 9),
@@ -328,18 +321,6 @@ pub async fn hint(
         },
         Hint::Solved => HintResponse::Solved { solved: true },
     }))
-}
-
-/// `error`, with where the givens of `puzzle` clash when it says the puzzle has no
-/// solution: the usual reason, and the one a client can fix.
-fn with_clashes(puzzle: &Grid, error: ApiError) -> ApiError {
-    match error {
-        ApiError::Unsolvable => match validate(puzzle) {
-            verdict if !verdict.valid => ApiError::UnsolvableGivens(verdict.conflicts),
-            _ => ApiError::Unsolvable,
-        },
-        error => error,
-    }
 }
 
 /// Runs `work` on the solver pool within the request's time limit.

@@ -189,6 +189,7 @@ impl From<LogicError> for ApiError {
         match error {
             LogicError::UnsupportedSize(size) => ApiError::UnsupportedSize { size },
             LogicError::Unsolvable => ApiError::Unsolvable,
+            LogicError::ConflictingGivens(conflicts) => ApiError::UnsolvableGivens(conflicts),
             LogicError::NotUnique => ApiError::NotUnique,
             LogicError::Mismatch(detail) => ApiError::InvalidRequest(detail),
             LogicError::BeyondTechniques => ApiError::BeyondTechniques,

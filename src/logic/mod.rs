@@ -32,7 +32,7 @@ use thiserror::Error;
 
 use crate::grid::Grid;
 use crate::solver::{self, Cancellation, Outcome, SolveOptions};
-use crate::validate::validate;
+use crate::validate::{Conflict, validate};
 
 pub use hint::{Hint, Mistake, MistakeKind, hint};
 pub use rating::{
@@ -46,9 +46,12 @@ pub enum LogicError {
     /// Ratings exist for 9×9 puzzles only.
     #[error("ratings exist for 9×9 puzzles only; this one is {0}×{0}")]
     UnsupportedSize(usize),
-    /// The puzzle has no solution (its givens may also clash).
+    /// The puzzle has no solution, though its givens break no rule.
     #[error("the puzzle has no solution")]
     Unsolvable,
+    /// The puzzle has no solution because its givens break these rules.
+    #[error("the puzzle has no solution")]
+    ConflictingGivens(Vec<Conflict>),
     /// The puzzle has several solutions, so no logical path can decide between them.
     #[error("the puzzle has more than one solution")]
     NotUnique,
@@ -65,8 +68,9 @@ pub enum LogicError {
 
 /// The one solution of `puzzle`, or why there is none.
 fn unique_solution(puzzle: &Grid, cancel: &Cancellation) -> Result<Grid, LogicError> {
-    if !validate(puzzle).valid {
-        return Err(LogicError::Unsolvable);
+    let verdict = validate(puzzle);
+    if !verdict.valid {
+        return Err(LogicError::ConflictingGivens(verdict.conflicts));
     }
     let options = SolveOptions {
         limit: 2,
