@@ -24,7 +24,6 @@ pub struct HealthcheckArgs {
     #[arg(
         long,
         env = "HEALTHCHECK_URL",
-        value_parser = parse_url,
         help = "URL to probe [default: http://127.0.0.1:<port>/healthz, the port as for `serve`]"
     )]
     pub url: Option<String>,
@@ -114,15 +113,6 @@ pub fn check(url: &str) -> Result<(), HealthcheckError> {
             url: url.to_owned(),
             status_line,
         })
-    }
-}
-
-/// `--url` as it is, if it is a URL the check can probe: a wrong one is a wrong command
-/// line, not an unhealthy service.
-fn parse_url(text: &str) -> Result<String, String> {
-    match split_url(text) {
-        Some(_) => Ok(text.to_owned()),
-        None => Err("expected http://host[:port][/path] (plain HTTP only)".to_owned()),
     }
 }
 

@@ -58,16 +58,3 @@ async fn nothing_listening_is_unhealthy_with_one_line_on_stderr() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains(&format!("127.0.0.1:{port}")), "{stderr}");
 }
-
-#[tokio::test]
-async fn a_url_that_cannot_be_probed_is_a_wrong_command_line() {
-    for url in ["notaurl", "https://127.0.0.1:1/healthz", "http:///healthz"] {
-        let output = healthcheck(&["--url", url], &[]).await;
-        assert_eq!(output.status.code(), Some(2), "{url}");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(
-            stderr.contains("expected http://host[:port][/path]"),
-            "{stderr}"
-        );
-    }
-}
