@@ -144,14 +144,15 @@ pub enum LogFormat {
 }
 
 impl ServeConfig {
-    /// Why these flags cannot go together, if they cannot: the budget must hold a body of
-    /// the largest size, or such a body would get 503 `overloaded` even on an idle server.
+    /// Why these flags cannot go together, if they cannot: the budget must hold a batch line
+    /// of the largest size (a line counts whole against it, where a body's first 4 KiB do
+    /// not), or such a line would get 503 `overloaded` even on an idle server.
     pub fn check(&self) -> Result<(), String> {
         let (budget, limit) = (self.body_budget_bytes, self.body_limit_bytes);
         if budget < limit {
             return Err(format!(
                 "--body-budget-bytes (BODY_BUDGET_BYTES) {budget} is below --body-limit-bytes \
-                 (BODY_LIMIT_BYTES) {limit}: a body of the largest size could never be held; \
+                 (BODY_LIMIT_BYTES) {limit}: a batch line of the largest size could never be held; \
                  raise the budget or lower the limit"
             ));
         }
