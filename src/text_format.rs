@@ -67,7 +67,7 @@ fn row_problem(line: &str) -> String {
         .iter()
         .find(|field| fields.len() > 1 && field.len() > 1)
     {
-        format!("{number:?} is not a digit in {line:?}")
+        format!("{number:?} is not a single digit in {line:?}")
     } else {
         format!("{} digits instead of 9 in {line:?}", symbols.len())
     }
@@ -199,7 +199,10 @@ mod tests {
         assert!(error.reason.contains("'x'"), "{error}");
         lines[3] = "0 0 0 10 0 0 0 0 0";
         let error = detect(&lines.join("\n")).unwrap_err();
-        assert!(error.reason.starts_with("\"10\" is not a digit"), "{error}");
+        assert!(
+            error.reason.starts_with("\"10\" is not a single digit"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -31,7 +31,7 @@ use tokio::time::Instant;
 use tokio_util::task::AbortOnDropHandle;
 
 use super::body::{BodyBudget, BufferedBody, declared_length, read_error};
-use super::json::{RESPONSE_CAPACITY, parse_line, require_media_type, write_json};
+use super::json::{RESPONSE_CAPACITY, check_body_headers, parse_line, write_json};
 use super::problem::ApiError;
 use super::{AppState, Limits};
 
@@ -76,7 +76,7 @@ where
     F: Fn(AppState, Req) -> Fut + Copy + Send + Sync + 'static,
     Fut: Future<Output = Result<Resp, ApiError>> + Send + 'static,
 {
-    require_media_type(request.headers(), APPLICATION_NDJSON)?;
+    check_body_headers(request.headers(), APPLICATION_NDJSON)?;
     let limits = *state.limits();
     declared_length(&request, limits.batch_body_limit_bytes)?;
     let mut reader = LineReader::new(request.into_body(), state.body_budget().clone(), &limits);

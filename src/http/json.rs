@@ -33,7 +33,7 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
-        require_media_type(request.headers(), APPLICATION_JSON)?;
+        check_body_headers(request.headers(), APPLICATION_JSON)?;
         let limits = state.limits();
         let body = read_whole(
             request,
@@ -50,7 +50,7 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
 /// parameters such as `charset`) and its body is not encoded. Only the exact type: `+json`
 /// types such as `application/problem+json` name other formats, and the API reads none of
 /// them; a compressed body would only fail as JSON that is not.
-pub(super) fn require_media_type(
+pub(super) fn check_body_headers(
     headers: &HeaderMap,
     expected: &'static str,
 ) -> Result<(), ApiError> {

@@ -229,7 +229,8 @@ fn is_host(value: &HeaderValue) -> bool {
     text.is_empty()
         || (text.parse::<Authority>().is_ok()
             && !text.contains('@')
-            && (port.is_empty() || port.parse::<u16>().is_ok()))
+            && (port.is_empty()
+                || port.bytes().all(|b| b.is_ascii_digit()) && port.parse::<u16>().is_ok()))
 }
 
 /// A request on its way to its answer, counted and logged once: answered, or dropped.

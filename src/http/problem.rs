@@ -4,7 +4,7 @@
 //! Handlers, extractors, fallbacks and the panic catcher all end in an [`ApiError`], so no
 //! error leaves the server as plain text or an empty body.
 
-use axum::http::header::{CONNECTION, CONTENT_TYPE, RETRY_AFTER};
+use axum::http::header::{ACCEPT_ENCODING, CONNECTION, CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -365,6 +365,10 @@ impl IntoResponse for ApiError {
         } = self
         {
             headers.insert(RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        }
+        // The codings the server reads (RFC 9110, section 15.5.16): none.
+        if let Self::UnsupportedEncoding { .. } = self {
+            headers.insert(ACCEPT_ENCODING, HeaderValue::from_static("identity"));
         }
         // The connection may hold the rest of a body that was not read: start afresh.
         if matches!(

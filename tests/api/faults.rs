@@ -256,6 +256,7 @@ async fn http_framing_is_strict() {
                 status("GET /healthz HTTP/1.1\r\nHost: a b\r\n\r\n"),
                 status("GET /healthz HTTP/1.1\r\nHost: user@a\r\n\r\n"),
                 status("GET /healthz HTTP/1.1\r\nHost: a:99999999\r\n\r\n"),
+                status("GET /healthz HTTP/1.1\r\nHost: a:+80\r\n\r\n"),
                 status("GET /healthz HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n"),
                 status("GET /healthz HTTP/1.1\r\nHost: \r\n\r\n"),
             ]
@@ -269,6 +270,7 @@ async fn http_framing_is_strict() {
         (431, "headers_too_large"),
         (200, ""),
         (431, ""),
+        (400, "bad_request"),
         (400, "bad_request"),
         (400, "bad_request"),
         (400, "bad_request"),
