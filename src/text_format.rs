@@ -61,12 +61,11 @@ fn is_row_symbol(byte: u8) -> bool {
 fn row_problem(line: &str) -> String {
     let symbols: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
     let fields: Vec<&str> = line.split_whitespace().collect();
+    // A number of several digits, in a row whose fields are spaced.
+    let number = fields.iter().find(|field| field.len() > 1);
     if let Some(symbol) = symbols.iter().find(|&&c| !c.is_ascii_digit() && c != '.') {
         format!("{symbol:?} is not a digit in {line:?}")
-    } else if let Some(number) = fields
-        .iter()
-        .find(|field| fields.len() > 1 && field.len() > 1)
-    {
+    } else if let Some(number) = number.filter(|_| fields.len() > 1) {
         format!("{number:?} is not a single digit in {line:?}")
     } else {
         format!("{} digits instead of 9 in {line:?}", symbols.len())

@@ -400,10 +400,16 @@ fn every_reading_command_takes_a_file_argument_and_dash_for_stdin() {
     );
 }
 
-#[test]
-fn a_port_in_use_is_refused_with_how_to_choose_another() {
+/// A loopback address whose port the returned listener holds, as `HOST:PORT`.
+fn taken_address() -> (std::net::TcpListener, String) {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let address = taken.local_addr().unwrap().to_string();
+    (taken, address)
+}
+
+#[test]
+fn a_port_in_use_is_refused_with_how_to_choose_another() {
+    let (_taken, address) = taken_address();
     let result = run(&["serve", "--listen-addr", &address], "");
     assert_eq!(result.code, Some(1));
     assert!(
@@ -419,8 +425,7 @@ fn a_port_in_use_is_refused_with_how_to_choose_another() {
 #[test]
 fn limits_that_could_never_be_met_are_refused_before_listening() {
     // The port is taken, so a server that went on to listen would fail otherwise.
-    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let address = taken.local_addr().unwrap().to_string();
+    let (_taken, address) = taken_address();
     for (flags, says) in [
         (
             &["--body-budget-bytes", "5000"][..],

@@ -84,14 +84,13 @@ impl GenerateOptions {
             None if ranged => {
                 let (lowest, highest) = RATING_RANGE;
                 let band = (se_min.unwrap_or(lowest), se_max.unwrap_or(highest));
-                let inside = |value: f64| (lowest..=highest).contains(&value);
                 if band.0 > highest || band.1 > highest {
                     return invalid(
                         "`se_min` and `se_max` must lie within 1.0 to 8.9: `beyond` puzzles \
                          (9.0 and up) are too rare to generate on demand",
                     );
                 }
-                if !inside(band.0) || !inside(band.1) {
+                if band.0 < lowest || band.1 < lowest {
                     return invalid(
                         "`se_min` and `se_max` must lie within 1.0 to 8.9: ratings start at 1.0",
                     );
@@ -493,6 +492,8 @@ mod tests {
         }
         assert!(!refused(new(9, None, Some(3.15), Some(3.25))));
         assert!(refused(new(9, None, Some(3.05), Some(3.15))));
+        assert!(refused(new(9, None, Some(4.05), Some(4.05))));
+        assert!(!refused(new(9, None, Some(4.05), Some(4.1))));
         assert!(refused(new(16, Some(Level::Easy), None, None)));
         assert!(!refused(new(9, None, Some(8.9), None)));
         assert!(refused(new(9, None, Some(9.0), None)));

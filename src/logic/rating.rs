@@ -26,9 +26,14 @@ pub const RATINGS_BELOW_4: [f64; 15] = [
 /// between them, and below 4.0 one of [`RATINGS_BELOW_4`].
 pub fn may_rate_within(lowest: f64, highest: f64) -> bool {
     let within = |rating: f64| (lowest..=highest).contains(&rating);
-    let from_4 = (40..).map(|tenths| f64::from(tenths) / 10.0);
-    RATINGS_BELOW_4.into_iter().any(within)
-        || from_4.take_while(|&rating| rating <= highest).any(within)
+    // From 4.0 on: the first one-decimal rating at or above the band's start, written as a
+    // client writes it (3.1 is `31.0 / 10.0`, not `3.1 * 10.0` rounded up).
+    let start = lowest.max(4.0);
+    let mut tenths = (start * 10.0).round();
+    if tenths / 10.0 < start {
+        tenths += 1.0;
+    }
+    RATINGS_BELOW_4.into_iter().any(within) || within(tenths / 10.0)
 }
 
 /// A difficulty band, named on the one-decimal rating.
