@@ -5,7 +5,10 @@
 //! - a 9-line block of 9 space-separated numbers, `0` or `.` blank (Baekjoon 2580);
 //! - one puzzle per line in the string notation (Norvig's and tdoku's files), where
 //!   blank lines and `#` comments are skipped, `\r\n` endings are fine, and anything after
-//!   the grid (a tab, space, `:`, `,` or `;` and what follows) is ignored.
+//!   the grid (a tab, space, `:`, `,` or `;` and what follows) is ignored; a line of
+//!   single symbols separated by spaces (a spaced block joined on one line) is one grid.
+
+use std::borrow::Cow;
 
 use crate::grid::{Grid, GridError};
 
@@ -125,13 +128,28 @@ pub fn format_grid(grid: &Grid, layout: Layout) -> String {
 }
 
 /// The puzzles of a line-per-puzzle input: the grid field of each line, without what
-/// follows it, skipping blank and `#` comment lines.
-pub fn puzzle_lines(input: &str) -> impl Iterator<Item = &str> {
-    content_lines(input).map(|line| {
-        line.bytes()
-            .position(is_field_separator)
-            .map_or(line, |end| &line[..end])
+/// follows it, skipping blank and `#` comment lines; or the symbols of a spaced line.
+pub fn puzzle_lines(input: &str) -> impl Iterator<Item = Cow<'_, str>> {
+    content_lines(input).map(|line| match spaced_symbols(line) {
+        Some(symbols) => Cow::Owned(symbols),
+        None => Cow::Borrowed(
+            line.bytes()
+                .position(is_field_separator)
+                .map_or(line, |end| &line[..end]),
+        ),
     })
+}
+
+/// The symbols of `line` joined, when it is at least four single symbols separated by
+/// whitespace: a grid written with spaces, not a one-cell grid and its trailing fields.
+fn spaced_symbols(line: &str) -> Option<String> {
+    // The common line, a packed grid, is told at its second byte.
+    if !line.as_bytes().get(1)?.is_ascii_whitespace() {
+        return None;
+    }
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let single = |field: &&str| field.chars().nth(1).is_none();
+    (fields.len() >= 4 && fields.iter().all(single)).then(|| fields.concat())
 }
 
 /// Non-blank, non-comment lines, trimmed.
@@ -156,8 +174,16 @@ mod tests {
     #[test]
     fn trailing_fields_and_comments_are_skipped() {
         let input = "# header\r\n\r\n1.3:2:xyz\r\nab\tname here\r\n";
-        let puzzles: Vec<&str> = puzzle_lines(input).collect();
-        assert_eq!(puzzles, vec!["1.3", "ab"]);
+        let puzzles: Vec<_> = puzzle_lines(input).collect();
+        assert_eq!(puzzles, ["1.3", "ab"]);
+    }
+
+    #[test]
+    fn a_line_of_spaced_symbols_is_one_grid() {
+        let row = "5 3 . . 7 . . . .";
+        let input = format!("{row} {row}\n1 2 3\n1\t2 3 4\n6 x 7 8\n");
+        let puzzles: Vec<_> = puzzle_lines(&input).collect();
+        assert_eq!(puzzles, ["53..7....53..7....", "1", "1234", "6x78"]);
     }
 
     #[test]

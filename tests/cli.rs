@@ -81,6 +81,18 @@ fn baekjoon_2580_sample_gives_the_expected_output_in_its_spaced_layout() {
 }
 
 #[test]
+fn the_baekjoon_2580_sample_joined_on_one_line_is_one_puzzle() {
+    let one_line = read_data("boj/2580.in")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let result = run(&["solve"], &format!("{one_line}\n"));
+    let solution: String = read_data("boj/2580.out").split_whitespace().collect();
+    assert_eq!(result.stdout, format!("{solution}\n"));
+    assert!(result.success, "stderr: {}", result.stderr);
+}
+
+#[test]
 fn a_block_whose_givens_clash_fails_with_the_conflict_on_stderr() {
     let input = read_data("boj/2239.in").replacen("103000509", "113000509", 1);
     let result = run(&["solve", "--lexicographic"], &input);

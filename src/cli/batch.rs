@@ -243,7 +243,7 @@ fn answer_chunk(chunk: &str, answer: &Answer<'_>, stop: &Arc<AtomicBool>) -> (Ve
     let mut text = Vec::with_capacity(chunk.len());
     let mut tally = Tally::default();
     for puzzle in text_format::puzzle_lines(chunk) {
-        answer(puzzle, stop, &mut tally, &mut text);
+        answer(&puzzle, stop, &mut tally, &mut text);
         text.push(b'\n');
     }
     (text, tally)
@@ -301,10 +301,10 @@ mod tests {
     #[test]
     fn pieces_hold_the_same_puzzle_lines_as_the_whole_input() {
         let input = "# heading é\n\n1.2\r\n  \n#x\nαβγ:tail\n345\n\n6\t7\n89";
-        let whole: Vec<&str> = text_format::puzzle_lines(input).collect();
+        let whole: Vec<_> = text_format::puzzle_lines(input).collect();
         assert_eq!(whole, ["1.2", "αβγ", "345", "6", "89"]);
         for size in 1..input.len() + 2 {
-            let pieces: Vec<&str> = cut_at_line_ends(input, size)
+            let pieces: Vec<_> = cut_at_line_ends(input, size)
                 .into_iter()
                 .flat_map(text_format::puzzle_lines)
                 .collect();

@@ -13,6 +13,7 @@ mod verdict;
 pub use generate::{GenerateArgs, generate};
 pub use rate::{ExplainArgs, RateArgs, explain, rate};
 
+use std::borrow::Cow;
 use std::io::{self, IsTerminal, Write};
 use std::num::NonZeroUsize;
 use std::sync::Arc;
@@ -251,9 +252,9 @@ pub fn validate_input(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<Status> {
-    let puzzles: Vec<&str> = match text_format::detect(input) {
+    let puzzles: Vec<Cow<str>> = match text_format::detect(input) {
         Ok(Layout::Lines) => text_format::puzzle_lines(input).collect(),
-        Ok(Layout::DigitBlock | Layout::SpacedBlock) => vec![input],
+        Ok(Layout::DigitBlock | Layout::SpacedBlock) => vec![Cow::Borrowed(input)],
         Err(error) => {
             writeln!(err, "invalid: {error}")?;
             return Ok(Status::Failure);

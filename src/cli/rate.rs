@@ -208,7 +208,7 @@ pub fn explain(
         Ok(None) => {
             let mut lines = text_format::puzzle_lines(input);
             match (lines.next(), lines.next()) {
-                (Some(line), None) => Grid::parse_symbols(line),
+                (Some(line), None) => Grid::parse_symbols(&line),
                 (None, _) => {
                     writeln!(err, "{NO_PUZZLES}")?;
                     return Ok(Status::Failure);
