@@ -1,6 +1,6 @@
 //! The binary as a container runs it: started as a child process, stopped with SIGTERM or
 //! SIGINT. A request in flight is answered, the process exits 0, and a request that
-//! outlives the grace period does not keep the process alive.
+//! outlives the grace period does not keep the process alive. Its log is read too.
 
 use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, TcpStream};
@@ -169,6 +169,45 @@ fn sigint_stops_an_idle_service_with_exit_0() {
     let (status, logs) = service.wait();
     assert_eq!(status.code(), Some(0), "{logs:#?}");
     assert!(TcpStream::connect(addr).is_err(), "the listener is closed");
+}
+
+#[test]
+fn a_request_that_is_not_valid_http_leaves_a_log_line_with_its_status() {
+    let service = Service::start(&["--header-limit-bytes", "1024"]);
+    let cases = [
+        (
+            "GET / HTTP/1.1\r\nHost: a\r\nno colon\r\n\r\n".to_owned(),
+            400,
+        ),
+        (
+            format!(
+                "GET / HTTP/1.1\r\nHost: a\r\nX: {}\r\n\r\n",
+                "a".repeat(20_000)
+            ),
+            431,
+        ),
+    ];
+    for (bytes, status) in cases {
+        let answer = RawConnection::open(service.addr).send(bytes).response();
+        assert_eq!(answer.map(|answer| answer.status), Some(status));
+    }
+    service.signal(libc::SIGTERM);
+    let (_, logs) = service.wait();
+    let rejected: Vec<Value> = logs
+        .iter()
+        .map(|line| serde_json::from_str::<Value>(line).expect("log lines are JSON"))
+        .filter(|event| event["fields"]["message"] == "request is not valid HTTP")
+        .collect();
+    let statuses: Vec<&Value> = rejected
+        .iter()
+        .map(|event| &event["fields"]["status"])
+        .collect();
+    assert_eq!(statuses, [400, 431], "{logs:#?}");
+    assert!(
+        rejected
+            .iter()
+            .all(|event| event["fields"]["peer"].is_string())
+    );
 }
 
 #[test]

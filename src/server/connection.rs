@@ -136,7 +136,11 @@ pub(super) async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Share
     let reason = match ended {
         _ if shared.stop.is_cancelled() => CloseReason::Shutdown,
         Err(error) => {
-            tracing::debug!(%error, %peer, "connection ended with an error");
+            // The request never reached the service, which logs every other one.
+            match rejected_status(&*error) {
+                Some(status) => tracing::info!(status, %error, %peer, "request is not valid HTTP"),
+                None => tracing::debug!(%error, %peer, "connection ended with an error"),
+            }
             match error_reason(&*error) {
                 // A graceful shutdown the server asked for may end in an error.
                 CloseReason::Error => closed_by_server.unwrap_or(CloseReason::Error),
@@ -229,23 +233,37 @@ impl http_body::Body for TrackedBody {
 /// Why a connection that failed ended: one of the server's timeouts, or some other error
 /// (a malformed request, a reset).
 fn error_reason(error: &(dyn std::error::Error + 'static)) -> CloseReason {
-    let mut cause = Some(error);
-    while let Some(current) = cause {
-        if current
+    for cause in causes(error) {
+        if cause
             .downcast_ref::<hyper::Error>()
             .is_some_and(hyper::Error::is_timeout)
         {
             return CloseReason::HeaderTimeout;
         }
-        if current
+        if cause
             .downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut)
         {
             return CloseReason::WriteTimeout;
         }
-        cause = current.source();
     }
     CloseReason::Error
+}
+
+/// The status hyper answered when `error` is a request it could not parse as HTTP: 431
+/// for a head too large, 400 otherwise.
+fn rejected_status(error: &(dyn std::error::Error + 'static)) -> Option<u16> {
+    causes(error)
+        .filter_map(|cause| cause.downcast_ref::<hyper::Error>())
+        .find(|error| error.is_parse())
+        .map(|error| if error.is_parse_too_large() { 431 } else { 400 })
+}
+
+/// `error` and the errors beneath it.
+fn causes<'a>(
+    error: &'a (dyn std::error::Error + 'static),
+) -> impl Iterator<Item = &'a (dyn std::error::Error + 'static)> {
+    std::iter::successors(Some(error), |cause| cause.source())
 }
 
 /// Whether a connection has requests in flight, and since when it has had none.
