@@ -81,7 +81,8 @@ pub struct ServeConfig {
           value_parser = clap::value_parser!(u32).range(1..))]
     pub max_connections: u32,
     /// Connections the kernel may hold waiting to be accepted (the listen backlog).
-    #[arg(long, env = "LISTEN_BACKLOG", default_value_t = 1024)]
+    #[arg(long, env = "LISTEN_BACKLOG", default_value_t = 1024,
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub listen_backlog: u32,
     /// Longest wait for a request's complete head, in milliseconds, counted from when the
     /// connection starts waiting for it (on a kept-alive HTTP/1.1 connection: from the
@@ -106,7 +107,8 @@ pub struct ServeConfig {
     pub write_timeout_ms: u64,
     /// Largest body of a batch (`POST /solve/batch` and the like), in bytes; a larger
     /// declared length gets 413, and a streamed body ends with a `payload_too_large` line.
-    #[arg(long, env = "BATCH_BODY_LIMIT_BYTES", default_value_t = 16 * 1024 * 1024)]
+    #[arg(long, env = "BATCH_BODY_LIMIT_BYTES", default_value_t = 16 * 1024 * 1024,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     pub batch_body_limit_bytes: usize,
     /// Most lines a batch may have; the answer ends with a `payload_too_large` line where
     /// a line beyond them starts.
@@ -130,7 +132,8 @@ pub struct ServeConfig {
     #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
     /// Which logs to write, as a tracing filter (`info`, `debug`, `sudoku_service=debug,info`).
-    #[arg(long, env = "RUST_LOG", default_value = "info")]
+    #[arg(long, env = "RUST_LOG", default_value = "info",
+          value_parser = crate::telemetry::parse_filter)]
     pub log_filter: String,
 }
 

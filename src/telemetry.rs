@@ -27,6 +27,12 @@ pub enum TelemetryError {
     AlreadySet(#[from] TryInitError),
 }
 
+/// `text` if it is a valid `tracing` filter, or what is wrong with it: the check of
+/// `--log-filter` when the command line is read.
+pub fn parse_filter(text: &str) -> Result<String, ParseError> {
+    EnvFilter::try_new(text).map(|_| text.to_owned())
+}
+
 /// Installs the global subscriber: events matching `filter`, written to stdout in `format`.
 pub fn init(format: LogFormat, filter: &str) -> Result<(), TelemetryError> {
     let env_filter = EnvFilter::try_new(filter).map_err(|source| TelemetryError::Filter {

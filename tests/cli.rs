@@ -445,6 +445,12 @@ fn limits_that_could_never_be_met_are_refused_before_listening() {
              (BODY_LIMIT_BYTES) 65536",
         ),
         (&["--body-limit-bytes", "0"], "--body-limit-bytes"),
+        (
+            &["--batch-body-limit-bytes", "0"],
+            "--batch-body-limit-bytes",
+        ),
+        (&["--listen-backlog", "0"], "--listen-backlog"),
+        (&["--log-filter", "x=y=z"], "--log-filter"),
     ] {
         let args = [&["serve", "--listen-addr", &address][..], flags].concat();
         let result = run(&args, "");
