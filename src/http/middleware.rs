@@ -12,11 +12,13 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 
 use axum::Router;
+use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
 use axum::http::header::{HOST, TRANSFER_ENCODING};
 use axum::http::uri::Authority;
 use axum::http::{HeaderValue, StatusCode, Version};
 use axum::response::{IntoResponse, Response};
+use http_body::{Body as _, Frame, SizeHint};
 use tower::{Layer, Service, ServiceBuilder};
 use tower_http::ServiceBuilderExt;
 use tower_http::catch_panic::CatchPanicLayer;
@@ -97,9 +99,10 @@ struct Observer {
 }
 
 /// Serves each request in a span of its own (with its id), refusing it first if HTTP's
-/// framing rules forbid it, and logs and counts it once it ends: answered, or dropped
-/// before its answer (its client went away, or the server closed the connection), which
-/// is logged and counted with status 499. A tower layer rather than `from_fn`, which boxes
+/// framing rules forbid it, and logs and counts it once it ends: answered (a streamed
+/// answer once its last piece is handed over), or dropped before its answer (its client
+/// went away, or the server closed the connection), which is logged and counted with
+/// status 499. A tower layer rather than `from_fn`, which boxes
 /// the inner service and two futures on every request: this runs on every request, and
 /// `/healthz` is mostly this.
 #[derive(Clone)]
@@ -153,11 +156,23 @@ where
         };
         Box::pin(async move {
             let response = match answer {
-                Ok(answer) => answer.instrument(span).await?.map(axum::body::Body::new),
+                Ok(answer) => answer.instrument(span).await?.map(Body::new),
                 Err(problem) => problem.into_response(),
             };
-            pending.answered(response.status());
-            Ok(response)
+            // An answer of known length is done when it is made; a streamed one (a batch)
+            // only when its last piece is handed over.
+            if response.body().size_hint().exact().is_some() {
+                pending.answered(response.status());
+                return Ok(response);
+            }
+            let status = response.status();
+            Ok(response.map(|body| {
+                Body::new(ObservedStream {
+                    body,
+                    pending,
+                    status,
+                })
+            }))
         })
     }
 }
@@ -271,6 +286,39 @@ impl Drop for PendingRequest {
     fn drop(&mut self) {
         let status = StatusCode::from_u16(CLIENT_CLOSED_REQUEST).expect("a valid status");
         self.answered(status);
+    }
+}
+
+/// A streamed answer whose request is logged and counted when its last piece is handed
+/// over, or with status 499 when it is dropped before (the client went away).
+struct ObservedStream {
+    body: Body,
+    pending: PendingRequest,
+    status: StatusCode,
+}
+
+impl http_body::Body for ObservedStream {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        let frame = std::task::ready!(Pin::new(&mut self.body).poll_frame(cx));
+        if frame.is_none() || self.body.is_end_stream() {
+            let status = self.status;
+            self.pending.answered(status);
+        }
+        Poll::Ready(frame)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
     }
 }
 

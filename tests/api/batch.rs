@@ -287,6 +287,11 @@ async fn a_client_that_goes_away_cancels_the_lines_left() {
         .metric(r#"sudoku_solves_total{outcome="abandoned"}"#)
         .await;
     assert!(abandoned >= 1.0, "{abandoned}");
+    // The batch is logged and counted when it ends, not when its answer started.
+    let gone = r#"sudoku_http_requests_total{route="/solve/batch",status="499"}"#;
+    server.wait_for_metric(gone, 1.0).await;
+    let answered = r#"sudoku_http_requests_total{route="/solve/batch",status="200"}"#;
+    assert_eq!(server.metric(answered).await, 0.0);
     let easy = server.post("/solve", &json!({ "grid": CLASSIC })).await;
     assert_eq!(easy.status(), StatusCode::OK);
 }
