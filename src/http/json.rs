@@ -84,9 +84,23 @@ pub(super) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
 
 /// A batch line as a JSON object of type `T`, read as [`parse`] reads a body; the
 /// position of an error is given as a column alone, since the answer's `line` says which
-/// line it is.
+/// line it is. A line holding more than one value, or an array, is most likely a whole
+/// batch sent without its line ends or as a JSON array, and its problem says so.
 pub(super) fn parse_line<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    parse_at(bytes, Position::Column)
+    parse_at(bytes, Position::Column).map_err(|error| match error {
+        ApiError::InvalidJson(detail) if detail.starts_with("trailing characters") => {
+            ApiError::InvalidJson(format!(
+                "{detail}: a batch line is one JSON object; were its line ends taken out? \
+                 (`curl -d` takes them out, `curl --data-binary` keeps them)"
+            ))
+        }
+        ApiError::InvalidRequest(detail) if detail.starts_with("invalid type: sequence") => {
+            ApiError::InvalidRequest(format!(
+                "{detail}: a batch is one JSON object per line, not an array"
+            ))
+        }
+        other => other,
+    })
 }
 
 /// How the position of an error is written.

@@ -104,6 +104,22 @@ async fn bad_lines_are_answered_alone_and_blank_lines_keep_their_numbers() {
 }
 
 #[tokio::test]
+async fn a_batch_sent_without_line_ends_or_as_an_array_says_so() {
+    let line = json!({ "grid": CLASSIC });
+    // What `curl -d` makes of a file of lines.
+    let answers = batch_with(limits(), "/solve/batch", &format!("{line}{line}")).await;
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    let detail = answers[0]["detail"].as_str().unwrap();
+    assert!(detail.contains("--data-binary"), "{detail}");
+    let answers = batch_with(limits(), "/solve/batch", &format!("[{line}, {line}]")).await;
+    let detail = answers[0]["detail"].as_str().unwrap();
+    assert!(
+        detail.ends_with("one JSON object per line, not an array"),
+        "{detail}"
+    );
+}
+
+#[tokio::test]
 async fn many_lines_come_back_in_input_order() {
     // Puzzles that differ, so an answer out of place would not match its line.
     let puzzles: Vec<String> = (0..200)
