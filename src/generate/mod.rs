@@ -127,6 +127,16 @@ impl GenerateOptions {
     pub fn banded(&self) -> bool {
         self.band.is_some()
     }
+
+    /// Whether the puzzles must have no given that could go.
+    pub fn minimal(&self) -> bool {
+        self.minimal
+    }
+
+    /// Whether the givens must have a symmetry.
+    pub fn symmetric(&self) -> bool {
+        self.symmetry != Symmetry::None
+    }
 }
 
 /// A generated puzzle.

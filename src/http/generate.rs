@@ -92,7 +92,7 @@ pub async fn generate(
                 timeout_ms: limit.as_millis(),
                 made: made.load(Ordering::Relaxed),
                 count,
-                banded: options.banded(),
+                options,
             },
             other => other.into(),
         })?;

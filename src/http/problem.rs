@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use thiserror::Error;
 
+use crate::generate::GenerateOptions;
 use crate::grid::GridError;
 use crate::logic::LogicError;
 use crate::solver_pool::PoolError;
@@ -68,7 +69,7 @@ pub enum ApiError {
         timeout_ms: u128,
     },
     /// Not every puzzle asked for was found within the generation time limit.
-    #[error("{}", generate_timeout(*timeout_ms, *made, *count, *banded))]
+    #[error("{}", generate_timeout(*timeout_ms, *made, *count, options))]
     GenerateTimeout {
         /// The limit that applied, in milliseconds.
         timeout_ms: u128,
@@ -76,8 +77,8 @@ pub enum ApiError {
         made: usize,
         /// The puzzles asked for.
         count: usize,
-        /// Whether a band of ratings was asked for.
-        banded: bool,
+        /// What was asked for.
+        options: GenerateOptions,
     },
     /// Every solver is busy and the wait queue is full, or the server holds as many
     /// request bodies as its budget allows.
@@ -201,9 +202,14 @@ impl From<LogicError> for ApiError {
     }
 }
 
-/// Why a `/generate` ran out of time, and what to change: `made` of `count` puzzles were
-/// made within `timeout_ms`.
-fn generate_timeout(timeout_ms: u128, made: usize, count: usize, banded: bool) -> String {
+/// Why a `/generate` asking for `options` ran out of time, and what to change: `made` of
+/// `count` puzzles were made within `timeout_ms`.
+fn generate_timeout(
+    timeout_ms: u128,
+    made: usize,
+    count: usize,
+    options: &GenerateOptions,
+) -> String {
     if made > 0 {
         let were = if made == 1 { "was" } else { "were" };
         return format!(
@@ -211,13 +217,28 @@ fn generate_timeout(timeout_ms: u128, made: usize, count: usize, banded: bool) -
              fewer at a time"
         );
     }
-    let change = if banded {
-        "puzzles of a narrow or high band are rare, so widen the band, drop `minimal` or \
-         the symmetry, or try another seed"
+    // Only what the request asked for: `minimal` makes a difference with a band alone.
+    let banded = options.banded();
+    let changes = [
+        (banded, "widen the band"),
+        (banded && options.minimal(), "drop `minimal`"),
+        (options.symmetric(), "drop the symmetry"),
+        (true, "try another seed"),
+    ];
+    let changes: Vec<&str> = changes
+        .iter()
+        .filter_map(|&(applies, change)| applies.then_some(change))
+        .collect();
+    let why = if banded {
+        "puzzles of a narrow or high band are rare"
     } else {
-        "drop `minimal` or the symmetry, or try another seed"
+        "a few seeds take far longer than most"
     };
-    format!("no puzzle was found within {timeout_ms} ms; {change}")
+    let advice = match changes.split_last() {
+        Some((last, others)) if !others.is_empty() => format!("{}, or {last}", others.join(", ")),
+        _ => "try another seed".to_owned(),
+    };
+    format!("no puzzle was found within {timeout_ms} ms; {why}, so {advice}")
 }
 
 impl ApiError {
@@ -392,25 +413,45 @@ fn places(count: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::Symmetry;
+    use crate::logic::Level;
 
     #[test]
     fn a_generation_out_of_time_says_what_to_change() {
-        let detail = |made, count, banded| {
+        let options = |level, symmetry, minimal| {
+            GenerateOptions::new(9, level, None, None, symmetry, minimal).unwrap()
+        };
+        let plain = options(None, Symmetry::None, false);
+        let detail = |made, count, options| {
             ApiError::GenerateTimeout {
                 timeout_ms: 10_000,
                 made,
                 count,
-                banded,
+                options,
             }
             .to_string()
         };
         assert_eq!(
-            detail(30, 100, false),
+            detail(30, 100, plain),
             "only 30 of 100 puzzles were made within 10000 ms; ask for fewer at a time"
         );
-        assert!(detail(1, 2, false).starts_with("only 1 of 2 puzzles was made"));
-        assert!(detail(0, 1, true).contains("widen the band"));
-        assert!(!detail(0, 1, false).contains("band"));
+        assert!(detail(1, 2, plain).starts_with("only 1 of 2 puzzles was made"));
+        // Only what the request asked for is named.
+        assert_eq!(
+            detail(0, 1, plain),
+            "no puzzle was found within 10000 ms; a few seeds take far longer than most, so \
+             try another seed"
+        );
+        assert_eq!(
+            detail(0, 1, options(None, Symmetry::Central, true)),
+            "no puzzle was found within 10000 ms; a few seeds take far longer than most, so \
+             drop the symmetry, or try another seed"
+        );
+        assert_eq!(
+            detail(0, 1, options(Some(Level::Extreme), Symmetry::Central, true)),
+            "no puzzle was found within 10000 ms; puzzles of a narrow or high band are rare, \
+             so widen the band, drop `minimal`, drop the symmetry, or try another seed"
+        );
     }
 
     #[test]
