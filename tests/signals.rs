@@ -172,8 +172,10 @@ fn sigint_stops_an_idle_service_with_exit_0() {
 }
 
 #[test]
-fn a_request_that_is_not_valid_http_leaves_a_log_line_with_its_status() {
+fn every_request_leaves_a_log_line_with_its_status_even_one_not_valid_http() {
     let service = Service::start(&["--header-limit-bytes", "1024"]);
+    let healthy = request(service.addr, "GET", "/healthz", "").expect("an answer");
+    assert_eq!(healthy.status, 200);
     let cases = [
         (
             "GET / HTTP/1.1\r\nHost: a\r\nno colon\r\n\r\n".to_owned(),
@@ -193,9 +195,18 @@ fn a_request_that_is_not_valid_http_leaves_a_log_line_with_its_status() {
     }
     service.signal(libc::SIGTERM);
     let (_, logs) = service.wait();
-    let rejected: Vec<Value> = logs
+    let events: Vec<Value> = logs
         .iter()
         .map(|line| serde_json::from_str::<Value>(line).expect("log lines are JSON"))
+        .collect();
+    let answered = events
+        .iter()
+        .find(|event| event["fields"]["message"] == "answered")
+        .expect("the /healthz request is logged");
+    assert_eq!(answered["fields"]["status"], 200, "{answered}");
+    assert!(answered["fields"]["latency_ms"].is_f64(), "{answered}");
+    let rejected: Vec<&Value> = events
+        .iter()
         .filter(|event| event["fields"]["message"] == "request is not valid HTTP")
         .collect();
     let statuses: Vec<&Value> = rejected

@@ -3,7 +3,8 @@
 //! 10,000 hard puzzles with published solutions (solved, valid, givens kept and unique, in
 //! both search orders), 10,000 puzzles with several solutions, the 16×16 and 25×25 grids,
 //! the Baekjoon 2239 and 2580 samples, empty grids of every size, and sparse 16×16 and
-//! 25×25 puzzles that must be solved within the service's default time limit.
+//! 25×25 puzzles that must be solved within the service's default time limit, and a
+//! uniqueness check that gives up past its node budget.
 
 mod common;
 
@@ -248,6 +249,29 @@ fn sixteen_by_sixteen_set_is_solved() {
         failures.check(puzzle, failure);
     }
     failures.assert_none(file);
+}
+
+#[test]
+fn a_bounded_check_gives_up_on_a_long_question_that_an_unbounded_one_decides() {
+    // For each 16×16 puzzle: is there a solution without its own digit in its first blank?
+    // No, since the puzzles are proper; a few of them take long to prove it.
+    let none = Cancellation::none();
+    let mut gave_up = 0;
+    for puzzle in read_puzzles("16x16/16x16-100puzzles-vu-kr.txt") {
+        let Ok((_, solution)) = solved(&puzzle, Order::Fastest, 1) else {
+            panic!("line {}: no solution", puzzle.line);
+        };
+        let blank = puzzle.grid.cells().iter().position(|&d| d == 0).unwrap();
+        let digit = solution.cells()[blank];
+        let check = |nodes| solver::has_solution_without(&puzzle.grid, blank, digit, nodes, &none);
+        let bounded = check(1);
+        assert_ne!(bounded, Some(true), "line {}", puzzle.line);
+        if bounded.is_none() {
+            gave_up += 1;
+            assert_eq!(check(u64::MAX), Some(false), "line {}", puzzle.line);
+        }
+    }
+    assert!(gave_up > 0, "no question outlasted the smallest budget");
 }
 
 #[test]

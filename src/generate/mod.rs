@@ -183,7 +183,11 @@ pub fn generate(
     let orbits = options.symmetry.orbits(options.size);
     loop {
         let solution = full_grid(options.size, &mut random, cancel)?;
-        let (mut puzzle, mut removed) = remove_givens(&solution, &orbits, &mut random, cancel)?;
+        let Some((mut puzzle, mut removed)) =
+            remove_givens(&solution, &orbits, &mut random, cancel)?
+        else {
+            continue;
+        };
         if options.size != 9 {
             return Ok(Generated {
                 puzzle: grid(options.size, puzzle),
@@ -258,16 +262,20 @@ fn full_grid(size: usize, random: &mut Random, cancel: &Cancellation) -> Result<
     }
 }
 
+/// A puzzle's cells, and the orbits of givens removed to make it.
+type Removal = (Vec<u8>, Vec<usize>);
+
 /// Removes the orbits of givens from `solution` in a random order, each one only if the
 /// solution stays unique. One pass leaves a minimal puzzle: an orbit that could not go
 /// could not go later either, with fewer givens around it. Returns the puzzle's cells and
-/// the orbits removed.
+/// the orbits removed, or `None` when a check was too long to decide (another full grid is
+/// then quicker than waiting).
 fn remove_givens(
     solution: &Grid,
     orbits: &[Vec<usize>],
     random: &mut Random,
     cancel: &Cancellation,
-) -> Result<(Vec<u8>, Vec<usize>), Cancelled> {
+) -> Result<Option<Removal>, Cancelled> {
     let mut cells = solution.cells().to_vec();
     let mut order: Vec<usize> = (0..orbits.len()).collect();
     random.shuffle(&mut order);
@@ -276,15 +284,17 @@ fn remove_givens(
         for &cell in &orbits[orbit] {
             cells[cell] = 0;
         }
-        if stays_unique(solution, &cells, &orbits[orbit], cancel)? {
-            removed.push(orbit);
-        } else {
-            for &cell in &orbits[orbit] {
-                cells[cell] = solution.cells()[cell];
+        match stays_unique(solution, &cells, &orbits[orbit], cancel)? {
+            Some(true) => removed.push(orbit),
+            Some(false) => {
+                for &cell in &orbits[orbit] {
+                    cells[cell] = solution.cells()[cell];
+                }
             }
+            None => return Ok(None),
         }
     }
-    Ok((cells, removed))
+    Ok(Some((cells, removed)))
 }
 
 /// Whether the puzzle of `cells`, whose only solution was `solution` until the givens of
@@ -292,13 +302,13 @@ fn remove_givens(
 /// than the any-size engine answers anything; on other sizes, the question is whether
 /// a solution differs from `solution` in one of the orbit's cells (another solution that
 /// agreed on them would have solved the puzzle before too), a search about half the size
-/// of counting on 16×16.
+/// of counting on 16×16, and one that gives up (`None`) after [`CHECK_NODES`].
 fn stays_unique(
     solution: &Grid,
     cells: &[u8],
     orbit: &[usize],
     cancel: &Cancellation,
-) -> Result<bool, Cancelled> {
+) -> Result<Option<bool>, Cancelled> {
     let puzzle = grid(solution.size(), cells.to_vec());
     if solution.size() == 9 {
         let options = SolveOptions {
@@ -306,21 +316,28 @@ fn stays_unique(
             ..SolveOptions::default()
         };
         return match solver::solve(&puzzle, &options, cancel).outcome {
-            Outcome::Solved { count, .. } => Ok(count == 1),
-            Outcome::Unsolvable => Ok(false),
+            Outcome::Solved { count, .. } => Ok(Some(count == 1)),
+            Outcome::Unsolvable => Ok(Some(false)),
             Outcome::Cancelled => Err(Cancelled),
         };
     }
     for &cell in orbit {
         let digit = solution.cells()[cell];
-        match solver::has_solution_without(&puzzle, cell, digit, cancel) {
-            Some(true) => return Ok(false),
+        match solver::has_solution_without(&puzzle, cell, digit, CHECK_NODES, cancel) {
+            Some(true) => return Ok(Some(false)),
             Some(false) => {}
-            None => return Err(Cancelled),
+            None if cancel.is_cancelled() => return Err(Cancelled),
+            None => return Ok(None),
         }
     }
-    Ok(true)
+    Ok(Some(true))
 }
+
+/// The search nodes a uniqueness check on a 16×16 (or 4×4) puzzle may take before the
+/// grid is given up for another (the search's restarts stop once their budgets reach it:
+/// 523,264 nodes, about a second). Nearly every check takes far fewer, while a few near
+/// the end of a removal take many seconds, where a whole puzzle takes a fraction of one.
+const CHECK_NODES: u64 = 1 << 18;
 
 /// The rating (ER, one decimal) of a proper puzzle, or `None` if none applies.
 fn rate(size: usize, cells: &[u8], cancel: &Cancellation) -> Result<Option<f64>, Cancelled> {

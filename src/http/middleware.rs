@@ -270,14 +270,16 @@ impl PendingRequest {
         metrics.observe_request(route, status, latency);
         let _entered = self.span.enter();
         let status = status.as_u16();
+        // A number in one unit, which log queries can compare and add up.
+        let latency_ms = latency.as_secs_f64() * 1e3;
         // 5xx are warnings: timeouts and overload are not bugs, and real bugs are logged
         // as errors where they surface.
         if status == CLIENT_CLOSED_REQUEST {
-            tracing::info!(?latency, "client went away before the answer");
+            tracing::info!(status, latency_ms, "client went away before the answer");
         } else if status >= 500 {
-            tracing::warn!(status, ?latency, "answered");
+            tracing::warn!(status, latency_ms, "answered");
         } else {
-            tracing::info!(status, ?latency, "answered");
+            tracing::info!(status, latency_ms, "answered");
         }
     }
 }

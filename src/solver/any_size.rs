@@ -111,6 +111,19 @@ pub(super) fn search(
     cancel: &Cancellation,
     started: Instant,
 ) -> Search {
+    search_within(grid, ruled_out, options, cancel, started, u64::MAX)
+}
+
+/// [`search`], but a restarting search (fastest order, limit 1) gives up, as cancelled,
+/// once the node budgets of its runs add up to `node_cap` or more.
+pub(super) fn search_within(
+    grid: &Grid,
+    ruled_out: &[(usize, u8)],
+    options: &SolveOptions,
+    cancel: &Cancellation,
+    started: Instant,
+    node_cap: u64,
+) -> Search {
     let topology = Topology::of(grid.size());
     let cells = grid.cells().len();
     let levels = cells - grid.givens() + 1;
@@ -125,6 +138,7 @@ pub(super) fn search(
         solutions: Solutions::new(options),
         nodes_left: u64::MAX,
         out_of_nodes: false,
+        node_cap,
         variant: 0,
     };
     let state = &mut engine.states[..cells];
@@ -147,7 +161,7 @@ pub(super) fn search(
     Search {
         outcome: engine
             .solutions
-            .into_outcome(grid.size(), engine.stop.stopped()),
+            .into_outcome(grid.size(), engine.stop.stopped() || engine.out_of_nodes),
         guesses: engine.guesses,
     }
 }
@@ -166,6 +180,8 @@ struct Engine<'a> {
     nodes_left: u64,
     /// Whether this run stopped because `nodes_left` ran out.
     out_of_nodes: bool,
+    /// Nodes all the runs of a restarting search may visit together.
+    node_cap: u64,
     /// Which restart this is: 0 is the plain search, others break ties differently.
     variant: usize,
 }
@@ -176,15 +192,19 @@ impl Engine<'_> {
     }
 
     /// Runs the search under a node budget that doubles until it finishes (see the module
-    /// doc); the root state at level 0 is never written, so each run starts afresh.
+    /// doc), or until the budgets of its runs add up to `node_cap` or more (then
+    /// `out_of_nodes` stays set); the root state at level 0 is never written, so each run
+    /// starts afresh.
     fn search_with_restarts(&mut self) {
         let mut budget = FIRST_RUN_NODES;
+        let mut spent: u64 = 0;
         for variant in 0.. {
             self.variant = variant;
             self.nodes_left = budget;
             self.out_of_nodes = false;
             self.search(0);
-            if !self.out_of_nodes {
+            spent = spent.saturating_add(budget);
+            if !self.out_of_nodes || spent >= self.node_cap {
                 return;
             }
             budget = budget.saturating_mul(2);

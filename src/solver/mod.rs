@@ -150,15 +150,18 @@ pub fn solve(grid: &Grid, options: &SolveOptions, cancel: &Cancellation) -> Solv
 /// proper puzzle stays proper without one given asks just this: any other solution must
 /// differ from the only one in that cell. A much smaller search than counting solutions,
 /// which must also go through every branch that holds the known one. Any size; `None`
-/// when `cancel` stops it.
+/// when `cancel` stops it, or when the search would visit more than `nodes` nodes (on
+/// large sparse grids a few such questions take millions of times the nodes of most).
 pub fn has_solution_without(
     grid: &Grid,
     cell: usize,
     digit: u8,
+    nodes: u64,
     cancel: &Cancellation,
 ) -> Option<bool> {
     let options = SolveOptions::default();
-    let search = any_size::search(grid, &[(cell, digit)], &options, cancel, Instant::now());
+    let ruled_out = [(cell, digit)];
+    let search = any_size::search_within(grid, &ruled_out, &options, cancel, Instant::now(), nodes);
     match search.outcome {
         Outcome::Solved { .. } => Some(true),
         Outcome::Unsolvable => Some(false),
@@ -196,7 +199,8 @@ mod tests {
                 let mut cells = grid.cells().to_vec();
                 cells[cell] = 0;
                 let without = Grid::from_cells(grid.size(), cells).unwrap();
-                let other = has_solution_without(&without, cell, digit, &Cancellation::none());
+                let other =
+                    has_solution_without(&without, cell, digit, u64::MAX, &Cancellation::none());
                 let count = match solve(&without, &counting, &Cancellation::none()).outcome {
                     Outcome::Solved { count, .. } => count,
                     outcome => panic!("{puzzle}: {outcome:?}"),
