@@ -5,8 +5,9 @@
 //! - a 9-line block of 9 space-separated numbers, `0` or `.` blank (Baekjoon 2580);
 //! - one puzzle per line in the string notation (Norvig's and tdoku's files), where
 //!   blank lines and `#` comments are skipped, `\r\n` endings are fine, and anything after
-//!   the grid (a tab, space, `:`, `,` or `;` and what follows) is ignored; a line of
-//!   single symbols separated by spaces (a spaced block joined on one line) is one grid.
+//!   the grid (a tab, space, `:`, `,` or `;` and what follows) is ignored; a line that
+//!   starts with single symbols separated by spaces (a spaced block joined on one line)
+//!   has them for its grid.
 
 use std::borrow::Cow;
 
@@ -140,16 +141,19 @@ pub fn puzzle_lines(input: &str) -> impl Iterator<Item = Cow<'_, str>> {
     })
 }
 
-/// The symbols of `line` joined, when it is at least four single symbols separated by
-/// whitespace: a grid written with spaces, not a one-cell grid and its trailing fields.
+/// The symbols `line` starts with, joined, when it starts with at least four single
+/// symbols separated by whitespace: a grid written with spaces (what follows, such as a
+/// name, is ignored), not a one-cell grid and its trailing fields.
 fn spaced_symbols(line: &str) -> Option<String> {
     // The common line, a packed grid, is told at its second byte.
     if !line.as_bytes().get(1)?.is_ascii_whitespace() {
         return None;
     }
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    let single = |field: &&str| field.chars().nth(1).is_none();
-    (fields.len() >= 4 && fields.iter().all(single)).then(|| fields.concat())
+    let symbols: Vec<&str> = line
+        .split_whitespace()
+        .take_while(|field| field.chars().nth(1).is_none())
+        .collect();
+    (symbols.len() >= 4).then(|| symbols.concat())
 }
 
 /// Non-blank, non-comment lines, trimmed.
@@ -181,9 +185,12 @@ mod tests {
     #[test]
     fn a_line_of_spaced_symbols_is_one_grid() {
         let row = "5 3 . . 7 . . . .";
-        let input = format!("{row} {row}\n1 2 3\n1\t2 3 4\n6 x 7 8\n");
+        let input = format!("{row} {row}\n1 2 3\n1\t2 3 4\n6 x 7 8\n{row}\tname 1 2 3 4\n");
         let puzzles: Vec<_> = puzzle_lines(&input).collect();
-        assert_eq!(puzzles, ["53..7....53..7....", "1", "1234", "6x78"]);
+        assert_eq!(
+            puzzles,
+            ["53..7....53..7....", "1", "1234", "6x78", "53..7...."]
+        );
     }
 
     #[test]

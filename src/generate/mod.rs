@@ -173,7 +173,8 @@ pub fn fresh_seed() -> u64 {
 
 /// The puzzle of `seed` under `options`. The same options and seed give the same puzzle on
 /// every machine and thread; it changes only when this generator, the solver's choice of
-/// first solution or the rating model does.
+/// first solution or the rating model does, or (on 16×16) the number of search nodes a
+/// uniqueness check takes, which decides whether a grid is given up.
 pub fn generate(
     options: &GenerateOptions,
     seed: u64,

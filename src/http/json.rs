@@ -84,23 +84,37 @@ pub(super) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
 
 /// A batch line as a JSON object of type `T`, read as [`parse`] reads a body; the
 /// position of an error is given as a column alone, since the answer's `line` says which
-/// line it is. A line holding more than one value, or an array, is most likely a whole
-/// batch sent without its line ends or as a JSON array, and its problem says so.
+/// line it is. The problem with a line that looks like part of a whole batch sent another
+/// way says so (see [`batch_shape_hint`]).
 pub(super) fn parse_line<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    parse_at(bytes, Position::Column).map_err(|error| match error {
-        ApiError::InvalidJson(detail) if detail.starts_with("trailing characters") => {
-            ApiError::InvalidJson(format!(
-                "{detail}: a batch line is one JSON object; were its line ends taken out? \
-                 (`curl -d` takes them out, `curl --data-binary` keeps them)"
-            ))
+    parse_at(bytes, Position::Column).map_err(|error| match (error, batch_shape_hint(bytes)) {
+        (ApiError::InvalidJson(detail), Some(hint)) => {
+            ApiError::InvalidJson(format!("{detail}: {hint}"))
         }
-        ApiError::InvalidRequest(detail) if detail.starts_with("invalid type: sequence") => {
-            ApiError::InvalidRequest(format!(
-                "{detail}: a batch is one JSON object per line, not an array"
-            ))
+        (ApiError::InvalidRequest(detail), Some(hint)) => {
+            ApiError::InvalidRequest(format!("{detail}: {hint}"))
         }
-        other => other,
+        (error, _) => error,
     })
+}
+
+/// What a batch line that failed to parse looks like it came from: a batch sent as a JSON
+/// array (a line that opens or closes one, or ends with a `,`), or one whose line ends were
+/// taken out (objects back to back, as `curl -d` sends a file).
+fn batch_shape_hint(bytes: &[u8]) -> Option<&'static str> {
+    let line = bytes.trim_ascii();
+    let joined =
+        line.windows(2).any(|pair| pair == b"}{") || line.windows(3).any(|triple| triple == b"} {");
+    if line.starts_with(b"[") || line.ends_with(b",") || line.ends_with(b"]") {
+        Some("a batch is one JSON object per line, not an array")
+    } else if joined {
+        Some(
+            "a batch line is one JSON object; were its line ends taken out? (`curl -d` takes \
+             them out, `curl --data-binary` keeps them)",
+        )
+    } else {
+        None
+    }
 }
 
 /// How the position of an error is written.

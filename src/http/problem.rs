@@ -223,7 +223,6 @@ fn generate_timeout(
         (banded, "widen the band"),
         (banded && options.minimal(), "drop `minimal`"),
         (options.symmetric(), "drop the symmetry"),
-        (true, "try another seed"),
     ];
     let changes: Vec<&str> = changes
         .iter()
@@ -234,9 +233,9 @@ fn generate_timeout(
     } else {
         "a few seeds take far longer than most"
     };
-    let advice = match changes.split_last() {
-        Some((last, others)) if !others.is_empty() => format!("{}, or {last}", others.join(", ")),
-        _ => "try another seed".to_owned(),
+    let advice = match changes.is_empty() {
+        true => "try another seed".to_owned(),
+        false => format!("{}, or try another seed", changes.join(", ")),
     };
     format!("no puzzle was found within {timeout_ms} ms; {why}, so {advice}")
 }

@@ -137,9 +137,10 @@ pub(super) async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Share
         _ if shared.stop.is_cancelled() => CloseReason::Shutdown,
         Err(error) => {
             // The request never reached the service, which logs every other one.
-            match rejected_status(&*error) {
-                Some(status) => tracing::info!(status, %error, %peer, "request is not valid HTTP"),
-                None => tracing::debug!(%error, %peer, "connection ended with an error"),
+            if is_invalid_request(&*error) {
+                tracing::info!(%error, %peer, "request is not valid HTTP");
+            } else {
+                tracing::debug!(%error, %peer, "connection ended with an error");
             }
             match error_reason(&*error) {
                 // A graceful shutdown the server asked for may end in an error.
@@ -250,13 +251,12 @@ fn error_reason(error: &(dyn std::error::Error + 'static)) -> CloseReason {
     CloseReason::Error
 }
 
-/// The status hyper answered when `error` is a request it could not parse as HTTP: 431
-/// for a head too large, 400 otherwise.
-fn rejected_status(error: &(dyn std::error::Error + 'static)) -> Option<u16> {
+/// Whether `error` is a request hyper could not parse as HTTP (and answered 400, 414 or
+/// 431 itself).
+fn is_invalid_request(error: &(dyn std::error::Error + 'static)) -> bool {
     causes(error)
         .filter_map(|cause| cause.downcast_ref::<hyper::Error>())
-        .find(|error| error.is_parse())
-        .map(|error| if error.is_parse_too_large() { 431 } else { 400 })
+        .any(hyper::Error::is_parse)
 }
 
 /// `error` and the errors beneath it.

@@ -150,8 +150,9 @@ pub fn solve(grid: &Grid, options: &SolveOptions, cancel: &Cancellation) -> Solv
 /// proper puzzle stays proper without one given asks just this: any other solution must
 /// differ from the only one in that cell. A much smaller search than counting solutions,
 /// which must also go through every branch that holds the known one. Any size; `None`
-/// when `cancel` stops it, or when the search would visit more than `nodes` nodes (on
-/// large sparse grids a few such questions take millions of times the nodes of most).
+/// when `cancel` stops it, or when the node budgets of the search's restarts add up to
+/// `nodes` or more before it ends (so it may visit up to about twice `nodes`; on large
+/// sparse grids a few such questions take millions of times the nodes of most).
 pub fn has_solution_without(
     grid: &Grid,
     cell: usize,

@@ -111,12 +111,29 @@ async fn a_batch_sent_without_line_ends_or_as_an_array_says_so() {
     assert_eq!(answers.len(), 1, "{answers:?}");
     let detail = answers[0]["detail"].as_str().unwrap();
     assert!(detail.contains("--data-binary"), "{detail}");
+    let array = "one JSON object per line, not an array";
     let answers = batch_with(limits(), "/solve/batch", &format!("[{line}, {line}]")).await;
     let detail = answers[0]["detail"].as_str().unwrap();
+    assert!(detail.ends_with(array), "{detail}");
+    // A pretty-printed array: each line but the last object is part of the array.
+    let body = format!("[\n  {line},\n  {line}\n]\n{line} junk");
+    let answers = batch_with(limits(), "/solve/batch", &body).await;
+    let details: Vec<&str> = answers
+        .iter()
+        .map(|answer| answer["detail"].as_str().unwrap_or("solved"))
+        .collect();
     assert!(
-        detail.ends_with("one JSON object per line, not an array"),
-        "{detail}"
+        details[0].ends_with(array) && details[1].ends_with(array),
+        "{details:?}"
     );
+    assert_eq!(details[2], "solved");
+    assert!(details[3].ends_with(array), "{details:?}");
+    // Other bad lines get no hint.
+    assert!(
+        details[4].starts_with("trailing characters at column"),
+        "{details:?}"
+    );
+    assert!(!details[4].contains("curl"), "{details:?}");
 }
 
 #[tokio::test]
@@ -283,6 +300,21 @@ async fn a_batch_body_slower_than_the_minimum_rate_ends_with_a_timeout_line() {
 async fn a_client_that_goes_away_cancels_the_lines_left() {
     const IN_USE: &str = "sudoku_solver_slots_in_use";
     let server = spawn_app(one_solver(4, crate::helpers::GENEROUS_TIMEOUT)).await;
+    let answered = r#"sudoku_http_requests_total{route="/solve/batch",status="200"}"#;
+    let gone = r#"sudoku_http_requests_total{route="/solve/batch",status="499"}"#;
+    // A batch read to its end is counted as answered.
+    let easy = format!("{}\n", json!({ "grid": CLASSIC }));
+    let whole = server
+        .h2
+        .post(server.url("/solve/batch"))
+        .header("content-type", NDJSON)
+        .body(easy.repeat(2))
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(lines(&whole.bytes().await.unwrap()).len(), 2);
+    server.wait_for_metric(answered, 1.0).await;
+    assert_eq!(server.metric(gone).await, 0.0);
     let line = format!("{}\n", json!({ "grid": busy_grid() }));
     // Over HTTP/2, where a dropped response resets its stream and the server sees it at
     // once (over HTTP/1.1 it sees it when it next writes an answer).
@@ -304,10 +336,8 @@ async fn a_client_that_goes_away_cancels_the_lines_left() {
         .await;
     assert!(abandoned >= 1.0, "{abandoned}");
     // The batch is logged and counted when it ends, not when its answer started.
-    let gone = r#"sudoku_http_requests_total{route="/solve/batch",status="499"}"#;
     server.wait_for_metric(gone, 1.0).await;
-    let answered = r#"sudoku_http_requests_total{route="/solve/batch",status="200"}"#;
-    assert_eq!(server.metric(answered).await, 0.0);
+    assert_eq!(server.metric(answered).await, 1.0);
     let easy = server.post("/solve", &json!({ "grid": CLASSIC })).await;
     assert_eq!(easy.status(), StatusCode::OK);
 }
