@@ -302,28 +302,22 @@ async fn a_client_that_goes_away_cancels_the_lines_left() {
     let server = spawn_app(one_solver(4, crate::helpers::GENEROUS_TIMEOUT)).await;
     let answered = r#"sudoku_http_requests_total{route="/solve/batch",status="200"}"#;
     let gone = r#"sudoku_http_requests_total{route="/solve/batch",status="499"}"#;
+    // Over HTTP/2, where a dropped response resets its stream and the server sees it at
+    // once (over HTTP/1.1 it sees it when it next writes an answer).
+    let send = |grid: Value, lines: usize| {
+        let line = format!("{}\n", json!({ "grid": grid }));
+        let request = server.h2.post(server.url("/solve/batch"));
+        request
+            .header("content-type", NDJSON)
+            .body(line.repeat(lines))
+            .send()
+    };
     // A batch read to its end is counted as answered.
-    let easy = format!("{}\n", json!({ "grid": CLASSIC }));
-    let whole = server
-        .h2
-        .post(server.url("/solve/batch"))
-        .header("content-type", NDJSON)
-        .body(easy.repeat(2))
-        .send()
-        .await
-        .expect("an answer");
+    let whole = send(json!(CLASSIC), 2).await.expect("an answer");
     assert_eq!(lines(&whole.bytes().await.unwrap()).len(), 2);
     server.wait_for_metric(answered, 1.0).await;
     assert_eq!(server.metric(gone).await, 0.0);
-    let line = format!("{}\n", json!({ "grid": busy_grid() }));
-    // Over HTTP/2, where a dropped response resets its stream and the server sees it at
-    // once (over HTTP/1.1 it sees it when it next writes an answer).
-    let answer = server
-        .h2
-        .post(server.url("/solve/batch"))
-        .header("content-type", NDJSON)
-        .body(line.repeat(3))
-        .send()
+    let answer = send(json!(busy_grid()), 3)
         .await
         .expect("the answer starts at once");
     assert_eq!(answer.status(), StatusCode::OK);
