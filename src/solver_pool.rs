@@ -1,4 +1,4 @@
-//! Running CPU-heavy work (solving, later rating and generating) under one bound: at most
+//! Running CPU-heavy work (solving, rating, explaining, generating) under one bound: at most
 //! `concurrency` runs at once, whatever thread they run on, behind a bounded wait queue,
 //! and never for longer than their time limit.
 //!
@@ -28,6 +28,7 @@
 //! raises when the caller's future is dropped, so a timed-out or abandoned run stops
 //! burning CPU within milliseconds.
 
+use std::num::NonZeroU64;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -49,7 +50,8 @@ pub enum PoolError {
     /// Every solver is busy and the wait queue is full; nothing was run.
     #[error("every solver is busy and the wait queue is full")]
     Overloaded {
-        /// When a retry has a fair chance: by then every running solve has hit its limit.
+        /// When a retry has a fair chance: the pool's time limit in whole seconds, rounded
+        /// up, by which every solve running or waiting now has ended.
         retry_after: Duration,
     },
     /// The time limit passed before the work finished (waiting for a solver included).
@@ -70,7 +72,8 @@ pub struct PoolLimits {
     pub concurrency: usize,
     /// Runs that may wait for a solver before new ones are refused.
     pub queue_length: usize,
-    /// The longest a run may take; callers may ask for less.
+    /// The longest a solve may take (see [`SolverPool::limit_for`]); other work, such as
+    /// generating, may be run with a limit of its own.
     pub time_limit: Duration,
 }
 
@@ -121,9 +124,11 @@ impl SolverPool {
         }
     }
 
-    /// The time limit of a run that asked for `requested`: never more than the pool's.
-    pub fn limit_for(&self, requested: Option<Duration>) -> Duration {
-        requested.map_or(self.0.time_limit, |asked| asked.min(self.0.time_limit))
+    /// The time limit of a solve that asked for `requested_ms` milliseconds: never more
+    /// than the pool's.
+    pub fn limit_for(&self, requested_ms: Option<NonZeroU64>) -> Duration {
+        let limit = self.0.time_limit;
+        requested_ms.map_or(limit, |ms| Duration::from_millis(ms.get()).min(limit))
     }
 
     /// Runs `work` within `limit` (see [`SolverPool::limit_for`]). `work` returns `None`
@@ -140,7 +145,7 @@ impl SolverPool {
         let _admitted = Arc::clone(&bounds.admission)
             .try_acquire_owned()
             .map_err(|_| PoolError::Overloaded {
-                retry_after: Duration::from_secs(limit.as_secs().max(1)),
+                retry_after: whole_seconds(bounds.time_limit),
             })?;
         // Raised if this future is dropped (the client went away) while work runs.
         let abandoned = Arc::new(AtomicBool::new(false));
@@ -177,6 +182,12 @@ impl SolverPool {
             Err(error) => Err(PoolError::Panicked(error.to_string())),
         }
     }
+}
+
+/// `limit` in whole seconds, rounded up, and at least one: the unit of `Retry-After`.
+fn whole_seconds(limit: Duration) -> Duration {
+    let seconds = limit.as_secs() + u64::from(limit.subsec_nanos() > 0);
+    Duration::from_secs(seconds.max(1))
 }
 
 impl Bounds {
@@ -240,6 +251,15 @@ mod tests {
         SolverPool::new(limits)
     }
 
+    #[test]
+    fn retry_after_is_in_whole_seconds_rounded_up() {
+        let seconds = |ms| whole_seconds(Duration::from_millis(ms)).as_secs();
+        assert_eq!(
+            [seconds(0), seconds(5), seconds(1500), seconds(2000)],
+            [1, 1, 2, 2]
+        );
+    }
+
     /// Work that runs until cancelled, counting the runs in progress in `running`.
     fn endless(running: Arc<AtomicUsize>) -> impl Fn(&Cancellation) -> Option<()> + Send {
         move |cancel| {
@@ -292,8 +312,9 @@ mod tests {
             "the second run was never admitted to wait",
         )
         .await;
-        // A third is refused at once, and its work never runs.
-        let refused = pool.run(Duration::from_secs(10), |_| -> Option<()> {
+        // A third is refused at once, and its work never runs; it is told to retry once
+        // the runs it found have hit the pool's limit, whatever limit it asked for.
+        let refused = pool.run(Duration::from_millis(5), |_| -> Option<()> {
             panic!("a refused run must not run")
         });
         assert!(matches!(
@@ -336,13 +357,10 @@ mod tests {
     #[tokio::test]
     async fn a_request_may_lower_the_time_limit_but_never_raise_it() {
         let pool = pool(1, 0);
-        let short = Duration::from_millis(5);
-        assert_eq!(pool.limit_for(Some(short)), short);
+        let ms = |ms| NonZeroU64::new(ms);
+        assert_eq!(pool.limit_for(ms(5)), Duration::from_millis(5));
         assert_eq!(pool.limit_for(None), Duration::from_secs(10));
-        assert_eq!(
-            pool.limit_for(Some(Duration::from_secs(60))),
-            Duration::from_secs(10)
-        );
+        assert_eq!(pool.limit_for(ms(60_000)), Duration::from_secs(10));
     }
 
     #[tokio::test]

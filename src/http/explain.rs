@@ -3,7 +3,6 @@
 //! one runs on the solver pool, under the same bound and time limit as `/solve`.
 
 use std::num::NonZeroU64;
-use std::time::Duration;
 
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
@@ -329,9 +328,7 @@ async fn on_pool<T: Send + 'static>(
     timeout_ms: Option<NonZeroU64>,
     work: impl Fn(&Cancellation) -> Result<T, LogicError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let limit = state
-        .pool()
-        .limit_for(timeout_ms.map(|ms| Duration::from_millis(ms.get())));
+    let limit = state.pool().limit_for(timeout_ms);
     let result = state
         .pool()
         .run(limit, move |cancel| match work(cancel) {

@@ -66,9 +66,7 @@ pub(super) async fn solve_on_pool(
     options: SolveOptions,
     timeout_ms: Option<NonZeroU64>,
 ) -> Result<SolveReport, ApiError> {
-    let limit = state
-        .pool()
-        .limit_for(timeout_ms.map(|ms| Duration::from_millis(ms.get())));
+    let limit = state.pool().limit_for(timeout_ms);
     let mut count = SolveCount::start(state.metrics());
     let result = state
         .pool()

@@ -122,8 +122,10 @@ async fn beyond_the_queue_requests_get_503_overloaded_with_retry_after() {
     let busy = hold_a_solver(&server);
     server.wait_for_metric(IN_USE, 1.0).await;
 
-    // A second grid finds no solver and no place in the queue: refused before solving.
-    let turned_away = server.post("/solve", &json!({ "grid": CLASSIC })).await;
+    // A second grid finds no solver and no place in the queue: refused before solving,
+    // and told to retry when the solve it found must have ended, whatever limit it asked.
+    let request = json!({ "grid": CLASSIC, "timeout_ms": 5 });
+    let turned_away = server.post("/solve", &request).await;
     assert_eq!(turned_away.headers()["retry-after"], "30");
     problem_of(turned_away, StatusCode::SERVICE_UNAVAILABLE, "overloaded").await;
     // Clashing givens are still named: no solver would help.
