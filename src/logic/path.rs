@@ -139,8 +139,11 @@ pub fn next_step(board: &Board, cancel: &Cancellation) -> Option<Step> {
     } else {
         ANY_SIZE
     };
+    // Checked before each search too, not only inside the chains: a path of hard steps
+    // runs dozens of searches of a millisecond or less each.
     searches
         .iter()
+        .take_while(|_| !cancel.is_cancelled())
         .find_map(|search| search.find(board, cancel))
 }
 
@@ -178,4 +181,23 @@ pub fn board_before(puzzle: &str, technique: super::technique::Technique) -> Boa
         step.apply(&mut board);
     }
     panic!("the path of {puzzle} never uses {technique:?}")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+
+    /// Singles and subsets take no `cancel` of their own: the path checks it before each
+    /// search, so a stopped rating's last step ends within one search.
+    #[test]
+    fn a_stopped_search_tries_no_further_technique() {
+        let puzzle =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        let board = Board::from_grid(&crate::grid::Grid::parse_symbols(puzzle).unwrap());
+        assert!(next_step(&board, &Cancellation::none()).is_some());
+        let stopped = Cancellation::none().with_deadline(Instant::now());
+        assert!(next_step(&board, &stopped).is_none());
+    }
 }
