@@ -33,7 +33,8 @@ pub enum GridError {
     /// Text of no supported length with a character in it that is no symbol: most likely
     /// not a grid at all (a heading, a name), so the character says more than the count.
     #[error(
-        "not a grid: {found} characters (whitespace aside) where 16, 81, 256 or 625 symbols are expected, and {symbol:?} at position {position} is none; symbols are 1-9, A-P for 10 to 25, and 0 or . for blanks"
+        "not a grid: {found} character{} (whitespace aside) where 16, 81, 256 or 625 symbols are expected, and {symbol:?} at position {position} is none; symbols are 1-9, A-P for 10 to 25, and 0 or . for blanks",
+        if *found == 1 { "" } else { "s" }
     )]
     NotAGrid {
         /// The first character that is no symbol.
@@ -400,6 +401,11 @@ mod tests {
                 position: 1,
                 found: 8
             }
+        );
+        let one = Grid::parse_symbols("x").unwrap_err().to_string();
+        assert!(
+            one.starts_with("not a grid: 1 character (whitespace aside)"),
+            "{one}"
         );
         let mut text = ".".repeat(81);
         text.replace_range(12..13, "x");

@@ -74,8 +74,9 @@ pub fn hint(
     }
     if let Some(marks) = marks.filter(|marks| marks.len() != puzzle.cells().len()) {
         return Err(LogicError::Mismatch(format!(
-            "candidates has {} entries; expected one per cell ({})",
+            "candidates has {} entr{}; expected one per cell ({})",
             marks.len(),
+            if marks.len() == 1 { "y" } else { "ies" },
             puzzle.cells().len()
         )));
     }
@@ -202,5 +203,14 @@ mod tests {
         let mut player = PUZZLE.to_owned();
         player.replace_range(0..1, ".");
         assert!(matches!(ask(&player, None), Err(LogicError::Mismatch(_))));
+    }
+
+    #[test]
+    fn marks_for_another_number_of_cells_are_refused() {
+        let one = vec![None; 1];
+        let Err(LogicError::Mismatch(detail)) = ask(PUZZLE, Some(&one)) else {
+            panic!("one entry of pencil marks was taken for a 9×9 grid");
+        };
+        assert!(detail.starts_with("candidates has 1 entry;"), "{detail}");
     }
 }
