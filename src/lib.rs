@@ -11,10 +11,11 @@
 //! - [`generate`]: proper puzzles of a symmetry and difficulty band, from a seed.
 //! - [`text_format`]: the plain-text layouts of the command line (Baekjoon blocks, one
 //!   puzzle per line).
-//! - [`cli`]: the `solve`, `validate`, `rate`, `explain` and `generate` subcommands.
 //!
-//! The service is a layer on top, and the domain knows nothing of it:
+//! The command line and the service sit on top, and the domain knows nothing of them:
 //!
+//! - [`cli`]: the `solve`, `validate`, `rate`, `explain` and `generate` subcommands; their
+//!   `--json` lines are the API's answers, so they borrow those shapes from [`http`].
 //! - [`solver_pool`]: CPU-heavy work run under one bound (concurrency, queue, time limit),
 //!   cancelled when its caller goes away.
 //! - [`http`]: the HTTP/JSON API as an axum `Router`: routes, errors as RFC 9457 problems,

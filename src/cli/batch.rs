@@ -58,7 +58,8 @@ impl Tally {
         self.invalid += other.invalid;
     }
 
-    fn total(&self) -> usize {
+    /// Puzzles of every outcome.
+    pub(super) fn total(&self) -> usize {
         self.solved + self.unsolvable + self.timed_out + self.invalid
     }
 

@@ -12,7 +12,7 @@ use serde_json::json;
 use super::batch::{self, Tally};
 use super::{InputArgs, MAX_THREADS, NO_PUZZLES, Status, worker_threads};
 use crate::grid::Grid;
-use crate::http::{GridOutput, explain_response, rate_response};
+use crate::http::{GridOutput, explain_response, logic_error_code, rate_response};
 use crate::logic::step::round_rating;
 use crate::logic::technique::Technique;
 use crate::logic::{self, LogicError, Rating};
@@ -96,7 +96,7 @@ pub fn rate(
                 )
                 .map_err(|error| {
                     let text = error_text(&error, args.workers.timeout_ms);
-                    (text, code(&error))
+                    (text, logic_error_code(&error))
                 })
             });
         match &rated {
@@ -169,22 +169,10 @@ fn error_text(error: &LogicError, timeout_ms: u64) -> String {
     }
 }
 
-/// The API's code for a puzzle that could not be rated.
-fn code(error: &LogicError) -> &'static str {
-    match error {
-        LogicError::UnsupportedSize(_) => "unsupported_size",
-        LogicError::Unsolvable | LogicError::ConflictingGivens(_) => "unsolvable",
-        LogicError::NotUnique => "not_unique",
-        LogicError::Mismatch(_) => "invalid_request",
-        LogicError::BeyondTechniques => "beyond_techniques",
-        LogicError::Cancelled => "solve_timeout",
-    }
-}
-
 /// The summary line of a rating run.
 fn summary(tally: &Tally, elapsed: Duration) -> String {
     let seconds = elapsed.as_secs_f64();
-    let total = tally.solved + tally.unsolvable + tally.timed_out + tally.invalid;
+    let total = tally.total();
     format!(
         "{}: {} rated, {} without exactly one solution, {} timed out, {} invalid in {seconds:.3} s",
         super::counted(total, "puzzle"),

@@ -15,7 +15,7 @@ use thiserror::Error;
 pub use symmetry::Symmetry;
 
 use self::random::Random;
-use crate::grid::Grid;
+use crate::grid::{Grid, box_side};
 use crate::logic::step::round_rating;
 use crate::logic::{self, Level, LogicError};
 use crate::solver::{self, Cancellation, Outcome, SolveOptions};
@@ -238,7 +238,7 @@ fn found(size: usize, puzzle: Vec<u8>, solution: Grid, rating: f64, seed: u64) -
 /// filled at random, the rest completed by the solver, then the digits relabelled at
 /// random so the solver's preferences leave no trace.
 fn full_grid(size: usize, random: &mut Random, cancel: &Cancellation) -> Result<Grid, Cancelled> {
-    let box_size = (1..=size).find(|b| b * b == size).expect("a square size");
+    let box_size = box_side(size);
     let mut digits: Vec<u8> = (1..=size as u8).collect();
     loop {
         let mut cells = vec![0; size * size];

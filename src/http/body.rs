@@ -42,11 +42,6 @@ impl BodyBudget {
         BodyBudget(Arc::new(Semaphore::new(bytes.min(Semaphore::MAX_PERMITS))))
     }
 
-    /// Bytes not held by any body now.
-    pub fn available(&self) -> usize {
-        self.0.available_permits()
-    }
-
     /// Reserves `bytes`, waiting at most [`BUDGET_WAIT`] for them.
     async fn reserve(&self, bytes: usize) -> Result<OwnedSemaphorePermit, ApiError> {
         let count = u32::try_from(bytes).map_err(|_| overloaded())?;

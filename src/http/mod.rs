@@ -31,13 +31,14 @@ use axum::handler::Handler;
 use axum::http::{Method, Uri};
 use axum::routing::{MethodFilter, MethodRouter, on};
 
-pub use body::BodyBudget;
 pub use dto::GridOutput;
 pub use explain::{explain_response, rate_response};
 pub use generate::puzzle_json;
 pub use metrics::Metrics;
 pub use middleware::with_layers;
 pub use ops::Readiness;
+pub use problem::logic_error_code;
+use body::BodyBudget;
 use problem::ApiError;
 
 use crate::solver_pool::{PoolLimits, SolverPool};
@@ -114,13 +115,13 @@ impl AppState {
         &self.0.metrics
     }
 
-    /// Whether the server takes new work.
+    /// Whether `/readyz` says ready.
     pub fn readiness(&self) -> &Readiness {
         &self.0.readiness
     }
 
     /// The budget of buffered request body bytes.
-    pub fn body_budget(&self) -> &BodyBudget {
+    pub(super) fn body_budget(&self) -> &BodyBudget {
         &self.0.body_budget
     }
 

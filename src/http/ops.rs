@@ -16,7 +16,8 @@ use super::problem::ApiError;
 /// The OpenAPI description of this API, served as it is in the repository.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
 
-/// Whether the server takes new work; cleared once shutdown starts.
+/// Whether the server should be sent new work (what `/readyz` says); cleared once
+/// shutdown starts, while requests that still arrive are served until the drain ends.
 #[derive(Debug, Clone)]
 pub struct Readiness(Arc<AtomicBool>);
 
@@ -31,7 +32,7 @@ impl Readiness {
         self.0.store(false, Ordering::Relaxed);
     }
 
-    /// Whether the server still takes new work.
+    /// Whether `/readyz` still says ready.
     pub fn is_ready(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
@@ -49,7 +50,8 @@ pub async fn healthz() -> impl IntoResponse {
     ([(CONTENT_TYPE, "application/json")], r#"{"status":"ok"}"#)
 }
 
-/// `GET /readyz`: the server takes new work (503 `draining` once shutdown starts).
+/// `GET /readyz`: whether to send the server new work (503 `draining` once shutdown
+/// starts).
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
     if state.readiness().is_ready() {
         Ok(Json(json!({ "status": "ready" })))

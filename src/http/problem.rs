@@ -157,7 +157,7 @@ pub enum ApiError {
         /// The path that was asked for.
         path: String,
     },
-    /// The server is shutting down and takes no new work.
+    /// The server is shutting down: `/readyz` asks for no new work.
     #[error("the server is shutting down")]
     Draining,
     /// A bug; the cause is logged, never sent.
@@ -200,6 +200,16 @@ impl From<LogicError> for ApiError {
             },
         }
     }
+}
+
+/// The `code` the API gives a logic run that ended in `error` (a stopped run ran out of
+/// time), for the command line's JSON lines.
+pub fn logic_error_code(error: &LogicError) -> &'static str {
+    let answer = match error {
+        LogicError::Cancelled => ApiError::SolveTimeout { timeout_ms: 0 },
+        error => ApiError::from(error.clone()),
+    };
+    answer.classify().1
 }
 
 /// Why a `/generate` asking for `options` ran out of time, and what to change: `made` of

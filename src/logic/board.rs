@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use crate::grid::{Grid, SUPPORTED_SIZES};
+use crate::grid::{Grid, SUPPORTED_SIZES, box_side};
 
 /// The largest N of an N×N board.
 pub const MAX_SIZE: usize = 25;
@@ -71,7 +71,7 @@ impl Geometry {
     }
 
     fn build(size: usize) -> Geometry {
-        let box_side = (size as f64).sqrt() as usize;
+        let box_side = box_side(size);
         let mut houses = Vec::with_capacity(3 * size);
         for index in 0..size {
             let (top, left) = (index / box_side * box_side, index % box_side * box_side);
