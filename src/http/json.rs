@@ -176,7 +176,10 @@ const NUMBER_WORDS: [(&str, &str); 5] = [
     ),
     ("expected u64", "expected a whole number of 0 or more"),
     ("expected usize", "expected a whole number of 0 or more"),
-    ("expected i64", "expected a whole number"),
+    (
+        "expected i64",
+        "expected a digit of the grid (a whole number, 0 or null for a blank)",
+    ),
     ("expected f64", "expected a number"),
 ];
 

@@ -31,15 +31,15 @@ use axum::handler::Handler;
 use axum::http::{Method, Uri};
 use axum::routing::{MethodFilter, MethodRouter, on};
 
+use body::BodyBudget;
 pub use dto::GridOutput;
 pub use explain::{explain_response, rate_response};
 pub use generate::puzzle_json;
 pub use metrics::Metrics;
 pub use middleware::with_layers;
 pub use ops::Readiness;
-pub use problem::logic_error_code;
-use body::BodyBudget;
 use problem::ApiError;
+pub use problem::logic_error_code;
 
 use crate::solver_pool::{PoolLimits, SolverPool};
 

@@ -504,7 +504,12 @@ async fn a_number_of_the_wrong_kind_is_described_without_rust_type_names() {
         (
             "/solve",
             json!({ "grid": [[1, "x"], [0, 0]] }),
-            "a whole number",
+            "a digit of the grid",
+        ),
+        (
+            "/solve",
+            json!({ "grid": [[9_223_372_036_854_775_808_u64, 0], [0, 0]] }),
+            "a digit of the grid",
         ),
         ("/generate", json!({ "se_min": "high" }), "a number"),
     ] {
