@@ -215,7 +215,11 @@ impl LineReader {
         while !self.finished {
             if let Some(end) = memchr::memchr(b'\n', &self.pending) {
                 let piece = self.pending.split_to(end + 1);
-                self.extend_line(&piece[..end]).await;
+                // A CRLF line end is no part of the line, so it does not count against
+                // the line's limit.
+                let line = &piece[..end];
+                self.extend_line(line.strip_suffix(b"\r").unwrap_or(line))
+                    .await;
                 if let Some(line) = self.complete_line() {
                     return Some(line);
                 }
