@@ -47,20 +47,36 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
 }
 
 /// 415 unless the request's `Content-Type` is `expected` (in any case, with or without
-/// parameters such as `charset`) and its body is not encoded. Only the exact type: `+json`
+/// parameters, but with no `charset` other than UTF-8) and its body is not encoded. Only the exact type: `+json`
 /// types such as `application/problem+json` name other formats, and the API reads none of
 /// them; a compressed body would only fail as JSON that is not.
 pub(super) fn check_body_headers(
     headers: &HeaderMap,
     expected: &'static str,
 ) -> Result<(), ApiError> {
-    let declared = headers
+    let content_type = headers
         .get(CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split(';').next())
+        .and_then(|value| value.to_str().ok());
+    let mut parts = content_type.unwrap_or_default().split(';');
+    let declared = parts
+        .next()
         .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(expected));
     if !declared {
         return Err(ApiError::UnsupportedMediaType { expected });
+    }
+    // JSON is UTF-8 (RFC 8259); ASCII is a part of it.
+    let charset = parts
+        .filter_map(|parameter| parameter.split_once('='))
+        .find(|(name, _)| name.trim().eq_ignore_ascii_case("charset"))
+        .map(|(_, value)| value.trim().trim_matches('"'));
+    if let Some(charset) = charset.filter(|charset| {
+        !["utf-8", "us-ascii"]
+            .iter()
+            .any(|ok| charset.eq_ignore_ascii_case(ok))
+    }) {
+        return Err(ApiError::UnsupportedCharset {
+            charset: charset.to_owned(),
+        });
     }
     let encoding = headers
         .get_all(CONTENT_ENCODING)

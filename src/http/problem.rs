@@ -137,6 +137,12 @@ pub enum ApiError {
         /// The media type the endpoint reads.
         expected: &'static str,
     },
+    /// The body is declared in a character set other than UTF-8.
+    #[error("`charset={charset}` is not supported; send the body in UTF-8")]
+    UnsupportedCharset {
+        /// The request's character set.
+        charset: String,
+    },
     /// The body is encoded (compressed), which the server does not undo.
     #[error("`Content-Encoding: {encoding}` is not supported; send the body uncompressed")]
     UnsupportedEncoding {
@@ -321,7 +327,9 @@ impl ApiError {
                 "not_implemented",
                 "Not implemented",
             ),
-            Self::UnsupportedMediaType { .. } | Self::UnsupportedEncoding { .. } => (
+            Self::UnsupportedMediaType { .. }
+            | Self::UnsupportedCharset { .. }
+            | Self::UnsupportedEncoding { .. } => (
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "unsupported_media_type",
                 "Unsupported media type",

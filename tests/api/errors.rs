@@ -252,6 +252,13 @@ fn malformed_requests() -> Vec<Case> {
             code: "unsupported_media_type",
         },
         Case {
+            what: "a JSON body declared in another character set",
+            content_type: "application/json; charset=utf-16",
+            body: "{}".encode_utf16().flat_map(u16::to_le_bytes).collect(),
+            status: S::UNSUPPORTED_MEDIA_TYPE,
+            code: "unsupported_media_type",
+        },
+        Case {
             what: "a body declared as another JSON-based format",
             content_type: "application/problem+json",
             body: br#"{"grid": "................"}"#.to_vec(),
