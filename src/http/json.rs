@@ -47,9 +47,9 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
 }
 
 /// 415 unless the request's `Content-Type` is `expected` (in any case, with or without
-/// parameters, but with no `charset` other than UTF-8) and its body is not encoded. Only the exact type: `+json`
-/// types such as `application/problem+json` name other formats, and the API reads none of
-/// them; a compressed body would only fail as JSON that is not.
+/// parameters, but with no `charset` other than UTF-8) and its body is not encoded. Only
+/// the exact type: `+json` types such as `application/problem+json` name other formats,
+/// and the API reads none of them; a compressed body would only fail as JSON that is not.
 pub(super) fn check_body_headers(
     headers: &HeaderMap,
     expected: &'static str,
