@@ -2,9 +2,10 @@
 //! tdoku's test puzzles with their exact solution counts, the classic hard 9×9 lists and
 //! 10,000 hard puzzles with published solutions (solved, valid, givens kept and unique, in
 //! both search orders), 10,000 puzzles with several solutions, the 16×16 and 25×25 grids,
-//! the Baekjoon 2239 and 2580 samples, empty grids of every size, and sparse 16×16 and
-//! 25×25 puzzles that must be solved within the service's default time limit, and a
-//! uniqueness check that gives up past its node budget.
+//! the Baekjoon 2239 and 2580 samples, empty grids of every size, sparse 16×16 and 25×25
+//! puzzles that must be solved, and a sparse 16×16 grid whose solutions must be counted,
+//! within the service's default time limit, and a uniqueness check that gives up past its
+//! node budget.
 
 mod common;
 
@@ -240,12 +241,17 @@ fn sixteen_by_sixteen_set_is_solved() {
     let mut failures = Failures::default();
     for puzzle in &puzzles {
         assert_eq!(puzzle.grid.size(), 16);
-        let failure = ORDERS
-            .iter()
-            .find_map(|&order| match solved(puzzle, order, 1) {
-                Ok((_, solution)) => solution_error(&puzzle.grid, &solution),
-                Err(error) => Some(error),
-            });
+        let failure = ORDERS.iter().find_map(|&order| {
+            [1, 2]
+                .iter()
+                .find_map(|&limit| match solved(puzzle, order, limit) {
+                    Ok((1, solution)) => solution_error(&puzzle.grid, &solution),
+                    Ok((count, _)) => {
+                        Some(format!("{order:?} with limit {limit}: {count} solutions"))
+                    }
+                    Err(error) => Some(error),
+                })
+        });
         failures.check(puzzle, failure);
     }
     failures.assert_none(file);
@@ -498,6 +504,28 @@ const SPARSE_PUZZLE_25: (&str, &str) = (
     ),
 );
 
+/// Line 2 of the 16×16 set with 20 of its givens blanked, so it has several solutions.
+/// Counting them to two went on for over 20 minutes when the search after the first
+/// solution could not restart.
+const SEVERAL_SOLUTIONS_16: &str = concat!(
+    "...83A..C7.54..B",
+    "C......G..D..F..",
+    ".A..C.......3.5.",
+    "..9E..26.....C..",
+    ".3..AB.5D..47...",
+    "7.C.....5....1..",
+    "E.1...3.....6...",
+    ".......7...6D.3A",
+    "...D1...94......",
+    ".............917",
+    ".7A....4....8B.E",
+    "9...G...B.7...D.",
+    "..3.....69..E8..",
+    ".6.4..9.......G.",
+    "..2..C..G.F...AD",
+    "D..GE..A..3.5...",
+);
+
 /// The HTTP service's default time limit for one solve.
 const SERVICE_TIME_LIMIT: Duration = Duration::from_secs(2);
 
@@ -532,4 +560,25 @@ fn sparse_16x16_puzzles_are_solved_within_the_service_time_limit() {
 #[test]
 fn a_sparse_25x25_puzzle_is_solved_within_the_service_time_limit() {
     check_solved_within_the_service_limit(SPARSE_PUZZLE_25.0, SPARSE_PUZZLE_25.1);
+}
+
+#[test]
+fn a_sparse_16x16_grid_with_several_solutions_is_counted_within_the_service_time_limit() {
+    let puzzle = Grid::parse_symbols(SEVERAL_SOLUTIONS_16).unwrap();
+    let source = &read_puzzles("16x16/16x16-100puzzles-vu-kr.txt")[1];
+    assert_eq!(source.line, 2);
+    let blanked = puzzle.cells().iter().zip(source.grid.cells());
+    assert!(blanked.into_iter().all(|(&p, &s)| p == 0 || p == s));
+    assert_eq!(source.grid.givens() - puzzle.givens(), 20);
+    for order in ORDERS {
+        let cancel = Cancellation::none().with_deadline(Instant::now() + SERVICE_TIME_LIMIT);
+        let options = SolveOptions { order, limit: 2 };
+        match solver::solve(&puzzle, &options, &cancel).outcome {
+            Outcome::Solved { solution, count } => {
+                assert_eq!(count, 2, "{order:?}");
+                assert_solves(&puzzle, &solution);
+            }
+            other => panic!("{order:?}: {other:?}"),
+        }
+    }
 }

@@ -99,7 +99,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
     pub threads: Option<u16>,
     /// Give up on a puzzle after this many milliseconds and answer `timeout`; 0 for no
-    /// limit. Only large grids that break no rule yet have no solution come near it.
+    /// limit. Nearly every grid takes far less; some large grids can take seconds (see the
+    /// README).
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     pub timeout_ms: u64,
 }

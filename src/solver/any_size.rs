@@ -14,6 +14,12 @@
 //! and orders digits differently, derived from the restart's number, so the same grid
 //! always gets the same answer. The first run is the plain search; the growing budget keeps
 //! the search complete, so an unsolvable grid is still proved unsolvable.
+//!
+//! Counting to two, the question uniqueness asks, would have to walk on past the first
+//! solution without restarts, into the same heavy tail. It is asked as restarting searches
+//! instead: find one solution, then, for each cell still open, whether some solution has
+//! another digit there. Each cell proved forced joins the root of the questions after it,
+//! so they shrink as they go.
 
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -102,20 +108,37 @@ impl Topology {
     }
 }
 
-/// Searches `grid` for up to `options.limit` solutions, with the digits of `ruled_out`
-/// (cell, digit) struck from their cells before the search.
+/// Searches `grid` for up to `options.limit` solutions; a limit of two is counted by
+/// restarting searches (see the module doc).
 pub(super) fn search(
     grid: &Grid,
-    ruled_out: &[(usize, u8)],
     options: &SolveOptions,
     cancel: &Cancellation,
     started: Instant,
 ) -> Search {
-    search_within(grid, ruled_out, options, cancel, started, u64::MAX)
+    if options.limit != 2 {
+        return search_within(grid, &[], options, cancel, started, u64::MAX);
+    }
+    let first_only = SolveOptions {
+        limit: 1,
+        ..*options
+    };
+    let mut engine = Engine::new(grid, &first_only, cancel, started, u64::MAX);
+    if engine.propagate_root() {
+        let mut root = engine.level(0).to_vec();
+        engine.run();
+        if let Some(first) = engine.solutions.first.clone() {
+            engine.options = &ANY_SOLUTION;
+            engine.count_second(&mut root, &first);
+        }
+    }
+    engine.finish(grid.size())
 }
 
-/// [`search`], but a restarting search (fastest order, limit 1) gives up, as cancelled,
-/// once the node budgets of its runs add up to `node_cap` or more.
+/// Searches `grid` for up to `options.limit` solutions, with the digits of `ruled_out`
+/// (cell, digit) struck from their cells before the search; a restarting search (fastest
+/// order, limit 1) gives up, as cancelled, once the node budgets of its runs add up to
+/// `node_cap` or more.
 pub(super) fn search_within(
     grid: &Grid,
     ruled_out: &[(usize, u8)],
@@ -124,47 +147,21 @@ pub(super) fn search_within(
     started: Instant,
     node_cap: u64,
 ) -> Search {
-    let topology = Topology::of(grid.size());
-    let cells = grid.cells().len();
-    let levels = cells - grid.givens() + 1;
-    let mut engine = Engine {
-        topology,
-        cells,
-        states: vec![topology.all_digits; levels * cells],
-        queue: Vec::with_capacity(cells),
-        options,
-        stop: StopCheck::new(cancel, STOP_CHECK_PERIOD, started),
-        guesses: 0,
-        solutions: Solutions::new(options),
-        nodes_left: u64::MAX,
-        out_of_nodes: false,
-        node_cap,
-        variant: 0,
-    };
-    let state = &mut engine.states[..cells];
-    for (cell, &value) in grid.cells().iter().enumerate() {
-        if value != 0 {
-            fix(state, &mut engine.queue, cell, 1 << (value - 1));
-        }
+    let mut engine = Engine::new(grid, options, cancel, started, node_cap);
+    let possible = ruled_out
+        .iter()
+        .all(|&(cell, digit)| engine.strike_at_root(cell, 1 << (digit - 1)));
+    if possible && engine.propagate_root() {
+        engine.run();
     }
-    for &(cell, digit) in ruled_out {
-        state[cell] &= !(1 << (digit - 1));
-    }
-    let possible = ruled_out.iter().all(|&(cell, _)| state[cell] & !FIXED != 0);
-    if possible && propagate(state, &mut engine.queue, topology) {
-        if options.order == Order::Fastest && options.limit == 1 {
-            engine.search_with_restarts();
-        } else {
-            engine.search(0);
-        }
-    }
-    Search {
-        outcome: engine
-            .solutions
-            .into_outcome(grid.size(), engine.stop.stopped() || engine.out_of_nodes),
-        guesses: engine.guesses,
-    }
+    engine.finish(grid.size())
 }
+
+/// What the questions after a first solution ask for: any solution, with restarts.
+const ANY_SOLUTION: SolveOptions = SolveOptions {
+    order: Order::Fastest,
+    limit: 1,
+};
 
 /// The search state: one level of cell masks per guess depth, reused across branches.
 struct Engine<'a> {
@@ -186,7 +183,102 @@ struct Engine<'a> {
     variant: usize,
 }
 
-impl Engine<'_> {
+impl<'a> Engine<'a> {
+    /// An engine for `grid` with its givens placed at the root, not yet propagated.
+    fn new(
+        grid: &Grid,
+        options: &'a SolveOptions,
+        cancel: &'a Cancellation,
+        started: Instant,
+        node_cap: u64,
+    ) -> Self {
+        let topology = Topology::of(grid.size());
+        let cells = grid.cells().len();
+        let levels = cells - grid.givens() + 1;
+        let mut engine = Engine {
+            topology,
+            cells,
+            states: vec![topology.all_digits; levels * cells],
+            queue: Vec::with_capacity(cells),
+            options,
+            stop: StopCheck::new(cancel, STOP_CHECK_PERIOD, started),
+            guesses: 0,
+            solutions: Solutions::new(options),
+            nodes_left: u64::MAX,
+            out_of_nodes: false,
+            node_cap,
+            variant: 0,
+        };
+        for (cell, &value) in grid.cells().iter().enumerate() {
+            if value != 0 {
+                fix(
+                    &mut engine.states[..cells],
+                    &mut engine.queue,
+                    cell,
+                    1 << (value - 1),
+                );
+            }
+        }
+        engine
+    }
+
+    /// Strikes the digit `bit` from `cell` at the root; `false` if nothing is left there.
+    fn strike_at_root(&mut self, cell: usize, bit: u32) -> bool {
+        self.states[cell] &= !bit;
+        self.states[cell] & !FIXED != 0
+    }
+
+    /// Propagates the root state; `false` on a contradiction.
+    fn propagate_root(&mut self) -> bool {
+        propagate(
+            &mut self.states[..self.cells],
+            &mut self.queue,
+            self.topology,
+        )
+    }
+
+    /// Searches from the propagated root, restarting when any one solution will do.
+    fn run(&mut self) {
+        if self.options.order == Order::Fastest && self.options.limit == 1 {
+            self.search_with_restarts();
+        } else {
+            self.search(0);
+        }
+    }
+
+    /// After the solution `first`, asks for each cell still open in `root` (a propagated
+    /// root state that `first` solves) whether a solution has another digit there, until
+    /// one does, the search is stopped, or every cell is proved forced; each forced cell
+    /// is placed in `root` for the questions after it.
+    fn count_second(&mut self, root: &mut [u32], first: &[u8]) {
+        for cell in 0..self.cells {
+            if root[cell] & FIXED != 0 {
+                continue;
+            }
+            let bit = 1 << (first[cell] - 1);
+            self.states[..self.cells].copy_from_slice(root);
+            if self.strike_at_root(cell, bit) && self.propagate_root() {
+                self.run();
+            }
+            if self.solutions.count >= 2 || self.stop.stopped() {
+                return;
+            }
+            fix(root, &mut self.queue, cell, bit);
+            let consistent = propagate(root, &mut self.queue, self.topology);
+            debug_assert!(consistent, "a solution's digit leads to no contradiction");
+        }
+    }
+
+    /// How the search ended, for a grid of side `size`.
+    fn finish(self, size: usize) -> Search {
+        Search {
+            outcome: self
+                .solutions
+                .into_outcome(size, self.stop.stopped() || self.out_of_nodes),
+            guesses: self.guesses,
+        }
+    }
+
     fn level(&self, depth: usize) -> &[u32] {
         &self.states[depth * self.cells..(depth + 1) * self.cells]
     }

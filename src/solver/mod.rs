@@ -137,7 +137,7 @@ pub fn solve(grid: &Grid, options: &SolveOptions, cancel: &Cancellation) -> Solv
     let search = if grid.size() == 9 {
         nine::search(grid, &options, cancel, started)
     } else {
-        any_size::search(grid, &[], &options, cancel, started)
+        any_size::search(grid, &options, cancel, started)
     };
     SolveReport {
         outcome: search.outcome,
@@ -173,7 +173,7 @@ pub fn has_solution_without(
 /// The any-size engine on any grid, so tests can hold the 9×9 engine against it.
 #[cfg(test)]
 pub(crate) fn solve_with_any_size_engine(grid: &Grid, options: &SolveOptions) -> Outcome {
-    any_size::search(grid, &[], options, &Cancellation::none(), Instant::now()).outcome
+    any_size::search(grid, options, &Cancellation::none(), Instant::now()).outcome
 }
 
 #[cfg(test)]
