@@ -183,9 +183,9 @@ fn parse_at<T: DeserializeOwned>(bytes: &[u8], position: Position) -> Result<T, 
     }
 }
 
-/// What serde's messages expect of the request's numbers, by the Rust types that hold
-/// them, and the same in a client's words.
-const NUMBER_WORDS: [(&str, &str); 5] = [
+/// What serde's messages expect, by the Rust types that hold the request's numbers and by
+/// the parser's own terms, and the same in a client's words.
+const PLAIN_WORDS: [(&str, &str); 6] = [
     (
         "expected a nonzero u64",
         "expected a whole number of 1 or more",
@@ -197,6 +197,10 @@ const NUMBER_WORDS: [(&str, &str); 5] = [
         "expected a digit of the grid (a whole number, 0 or null for a blank)",
     ),
     ("expected f64", "expected a number"),
+    (
+        "expected ident",
+        "expected JSON (a word outside quotes can only be true, false or null)",
+    ),
 ];
 
 /// serde_json's `error` in a client's words: a Rust type it expects (always last, after
@@ -211,7 +215,7 @@ fn describe(error: &serde_json::Error, position: Position) -> String {
         // No position: serde_json's message for an error it cannot place.
         return text;
     };
-    let reason = NUMBER_WORDS
+    let reason = PLAIN_WORDS
         .iter()
         .find_map(|(rust, plain)| Some(format!("{}{plain}", reason.strip_suffix(rust)?)))
         .unwrap_or_else(|| reason.to_owned());

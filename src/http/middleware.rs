@@ -270,8 +270,9 @@ impl PendingRequest {
         metrics.observe_request(route, status, latency);
         let _entered = self.span.enter();
         let status = status.as_u16();
-        // A number in one unit, which log queries can compare and add up.
-        let latency_ms = latency.as_secs_f64() * 1e3;
+        // A number in one unit, which log queries can compare and add up, to the
+        // microsecond (whole microseconds over 1000 print without float noise).
+        let latency_ms = latency.as_micros() as f64 / 1e3;
         // 5xx are warnings: timeouts and overload are not bugs, and real bugs are logged
         // as errors where they surface.
         if status == CLIENT_CLOSED_REQUEST {

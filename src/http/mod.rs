@@ -203,14 +203,19 @@ fn batch_endpoint(path: &'static str, handler: MethodRouter<AppState>) -> Endpoi
     }
 }
 
-/// The answer for a path no route has; a target with no path (`CONNECT host:port`) is
-/// named whole.
+/// The answer for a path no route has, pointing to a route that differs from it only in
+/// case or a trailing `/`; a target with no path (`CONNECT host:port`) is named whole.
 async fn not_found(uri: Uri) -> ApiError {
     let path = match uri.path() {
         "" => uri.to_string(),
         path => path.to_owned(),
     };
-    ApiError::NotFound { path }
+    let trimmed = path.trim_end_matches('/');
+    let suggestion = routes()
+        .into_iter()
+        .map(|(_, route)| route)
+        .find(|route| route.eq_ignore_ascii_case(trimmed));
+    ApiError::NotFound { path, suggestion }
 }
 
 /// The answer for a known path with a method it does not take.

@@ -150,10 +150,15 @@ pub enum ApiError {
         encoding: String,
     },
     /// No route has this path.
-    #[error("no such endpoint: {path}")]
+    #[error("no such endpoint: {path}; {}", match .suggestion {
+        Some(route) => format!("did you mean {route}?"),
+        None => "/openapi.yaml lists every endpoint".to_owned(),
+    })]
     NotFound {
         /// The path that was asked for.
         path: String,
+        /// The route it differs from only in case or a trailing `/`, if any.
+        suggestion: Option<&'static str>,
     },
     /// The path exists but not for this method.
     #[error("{method} is not allowed on {path}; the Allow header lists what is")]

@@ -164,7 +164,7 @@ pub async fn run(
         shutdown.await;
         on_drain();
         tracing::info!(
-            drain_delay = ?settings.drain_delay,
+            drain_delay_ms = settings.drain_delay.as_millis(),
             "shutting down: /readyz answers 503, still serving until the drain delay ends"
         );
         tokio::time::sleep(settings.drain_delay).await;
@@ -204,7 +204,10 @@ pub async fn run(
     connections.close();
     shared.drain.cancel();
     let grace = settings.shutdown_grace;
-    tracing::info!(?grace, "no new connections; finishing open requests");
+    tracing::info!(
+        grace_ms = grace.as_millis(),
+        "no new connections; finishing open requests"
+    );
     if tokio::time::timeout(grace, connections.wait())
         .await
         .is_ok()

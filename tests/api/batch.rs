@@ -91,7 +91,10 @@ async fn bad_lines_are_answered_alone_and_blank_lines_keep_their_numbers() {
     assert_eq!(answers[1]["code"], "invalid_json");
     assert_eq!(answers[1]["status"], 400);
     // A position within the line is a column alone: `line` says which line.
-    assert_eq!(answers[1]["detail"], "expected ident at column 2");
+    assert_eq!(
+        answers[1]["detail"],
+        "expected JSON (a word outside quotes can only be true, false or null) at column 2"
+    );
     assert_eq!(answers[2]["code"], "invalid_grid");
     assert_eq!(answers[3]["code"], "invalid_request");
     let unknown_field = answers[3]["detail"].as_str().unwrap();

@@ -365,7 +365,22 @@ async fn a_body_in_pieces_of_exactly_the_limit_is_read_and_one_byte_more_is_413(
 async fn an_unknown_path_is_404() {
     let answer = get(&app(), "/solver").await;
     let problem = answer.problem(StatusCode::NOT_FOUND, "not_found");
-    assert!(problem["detail"].as_str().unwrap().contains("/solver"));
+    assert_eq!(
+        problem["detail"],
+        "no such endpoint: /solver; /openapi.yaml lists every endpoint"
+    );
+    // A near miss is pointed to the route it misses.
+    for near_miss in ["/solve/", "/Solve", "/healthz//", "/SOLVE/BATCH/"] {
+        let problem = post_json(&app(), near_miss, &json!({}))
+            .await
+            .problem(StatusCode::NOT_FOUND, "not_found");
+        let detail = problem["detail"].as_str().unwrap();
+        let route = near_miss.trim_end_matches('/').to_lowercase();
+        assert_eq!(
+            detail,
+            format!("no such endpoint: {near_miss}; did you mean {route}?")
+        );
+    }
     post_json(&app(), "/solver", &json!({}))
         .await
         .problem(StatusCode::NOT_FOUND, "not_found");
@@ -379,7 +394,10 @@ async fn an_unknown_path_is_404() {
         .await
         .problem(StatusCode::NOT_FOUND, "not_found");
     let detail = problem["detail"].as_str().unwrap();
-    assert!(detail.ends_with(": example.com:443"), "{detail}");
+    assert!(
+        detail.starts_with("no such endpoint: example.com:443;"),
+        "{detail}"
+    );
 }
 
 #[tokio::test]
