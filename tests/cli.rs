@@ -661,6 +661,12 @@ fn generate_json_lines_carry_the_seed_that_makes_each_puzzle_alone() {
         "",
     );
     assert!(result.success, "{}", result.stderr);
+    // The fields of a puzzle of `/generate`, in its order, and then the model.
+    for line in result.stdout.lines() {
+        assert!(line.starts_with(r#"{"puzzle":""#), "{line}");
+        let model = format!(r#","model":"{}"}}"#, sudoku_service::logic::MODEL);
+        assert!(line.ends_with(&model), "{line}");
+    }
     let lines: Vec<serde_json::Value> = result
         .stdout
         .lines()

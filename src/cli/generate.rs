@@ -8,13 +8,14 @@ use std::time::Instant;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget};
+use serde::Serialize;
 use serde_json::json;
 
 use super::batch::{in_order_on_threads, puzzle_bar};
 use super::rate::{WorkerArgs, cancellation};
 use super::{Status, worker_threads};
 use crate::generate::{self, Cancelled, GenerateOptions, MAX_SEED, Symmetry};
-use crate::http::puzzle_json;
+use crate::http::{PuzzleJson, puzzle_json};
 use crate::logic::{Level, MODEL};
 
 /// Flags of `sudoku-service generate`.
@@ -139,6 +140,15 @@ pub fn generate(
     })
 }
 
+/// A puzzle's JSON line: the fields of a puzzle of `/generate`, in its order, and the
+/// model that rated it.
+#[derive(Serialize)]
+struct PuzzleLine {
+    #[serde(flatten)]
+    puzzle: PuzzleJson,
+    model: &'static str,
+}
+
 /// The answer line of one puzzle.
 fn line(made: &Result<generate::Generated, Cancelled>, seed: u64, args: &GenerateArgs) -> String {
     let timed_out = || {
@@ -148,9 +158,11 @@ fn line(made: &Result<generate::Generated, Cancelled>, seed: u64, args: &Generat
     match (made, args.json) {
         (Ok(made), false) => made.puzzle.to_symbols(),
         (Ok(made), true) => {
-            let mut object = serde_json::to_value(puzzle_json(made, false)).expect("JSON");
-            object["model"] = json!(MODEL);
-            object.to_string()
+            let line = PuzzleLine {
+                puzzle: puzzle_json(made, false),
+                model: MODEL,
+            };
+            serde_json::to_string(&line).expect("a puzzle is written as JSON")
         }
         (Err(Cancelled), false) => format!("error: seed {seed}: {}", timed_out()),
         (Err(Cancelled), true) => {

@@ -34,7 +34,7 @@ use axum::routing::{MethodFilter, MethodRouter, on};
 use body::BodyBudget;
 pub use dto::GridOutput;
 pub use explain::{explain_response, rate_response};
-pub use generate::puzzle_json;
+pub use generate::{PuzzleJson, puzzle_json};
 pub use metrics::Metrics;
 pub use middleware::with_layers;
 pub use ops::Readiness;
