@@ -16,10 +16,10 @@
 //! the search complete, so an unsolvable grid is still proved unsolvable.
 //!
 //! Counting to two, the question uniqueness asks, would have to walk on past the first
-//! solution without restarts, into the same heavy tail. It is asked as restarting searches
-//! instead: find one solution, then, for each cell still open, whether some solution has
-//! another digit there. Each cell proved forced joins the root of the questions after it,
-//! so they shrink as they go.
+//! solution without restarts, into the same heavy tail. So when a short plain count does
+//! not settle it, it is asked as restarting searches instead: find one solution, then, for
+//! each cell still open, whether some solution has another digit there. Each cell proved
+//! forced joins the root of the questions after it, so they shrink as they go.
 
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -123,17 +123,32 @@ pub(super) fn search(
         limit: 1,
         ..*options
     };
-    let mut engine = Engine::new(grid, &first_only, cancel, started, u64::MAX);
+    let mut engine = Engine::new(grid, options, cancel, started, u64::MAX);
     if engine.propagate_root() {
         let mut root = engine.level(0).to_vec();
-        engine.run();
-        if let Some(first) = engine.solutions.first.clone() {
-            engine.options = &ANY_SOLUTION;
-            engine.count_second(&mut root, &first);
+        // Most grids are counted by a short plain search, often sooner than by questions
+        // (a second solution close to the first can be far from a question's first try).
+        engine.nodes_left = COUNT_ON_NODES;
+        engine.search(0);
+        if engine.out_of_nodes && !engine.stop.stopped() {
+            // `first_only` stops at the first solution; once a question has found one
+            // more, the count of two stops it too.
+            engine.options = &first_only;
+            engine.solutions = Solutions::new(&first_only);
+            engine.nodes_left = u64::MAX;
+            engine.out_of_nodes = false;
+            engine.run();
+            if let Some(first) = engine.solutions.first.clone() {
+                engine.options = &ANY_SOLUTION;
+                engine.count_second(&mut root, &first);
+            }
         }
     }
     engine.finish(grid.size())
 }
+
+/// Nodes the plain count to two may visit before uniqueness is asked as questions.
+const COUNT_ON_NODES: u64 = 1 << 14;
 
 /// Searches `grid` for up to `options.limit` solutions, with the digits of `ruled_out`
 /// (cell, digit) struck from their cells before the search; a restarting search (fastest
