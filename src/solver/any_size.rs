@@ -125,7 +125,6 @@ pub(super) fn search(
     };
     let mut engine = Engine::new(grid, options, cancel, started, u64::MAX);
     if engine.propagate_root() {
-        let mut root = engine.level(0).to_vec();
         // Most grids are counted by a short plain search, often sooner than by questions
         // (a second solution close to the first can be far from a question's first try).
         engine.nodes_left = COUNT_ON_NODES;
@@ -139,6 +138,8 @@ pub(super) fn search(
             engine.out_of_nodes = false;
             engine.run();
             if let Some(first) = engine.solutions.first.clone() {
+                // The searches never write the root level.
+                let mut root = engine.level(0).to_vec();
                 engine.options = &ANY_SOLUTION;
                 engine.count_second(&mut root, &first);
             }
