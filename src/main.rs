@@ -181,11 +181,21 @@ fn with_advice(error: ServerError) -> anyhow::Error {
 
 /// The whole text of the input file, or of stdin, without the byte-order mark that editors
 /// on some systems start a text file with; at a terminal, says first what to type
-/// (`expected`) to `command`.
+/// (`expected`) to `command`. JSON, a request body for the service, is refused with
+/// where it goes instead.
 fn read_input(input: &InputArgs, command: &str, expected: &str) -> anyhow::Result<String> {
     let mut text = read_text(input, command, expected)?;
     if text.starts_with('\u{feff}') {
         text.drain(..'\u{feff}'.len_utf8());
+    }
+    // No puzzle layout starts with a brace or a bracket: this is a request body for the
+    // service, which would otherwise be read as a grid cut at its first `:`.
+    if text.trim_start().starts_with(['{', '[']) {
+        anyhow::bail!(
+            "the input is JSON, but the command line reads puzzles as text: {expected}; \
+             JSON goes to the service (POST /{command}, or one object per line to \
+             /{command}/batch)"
+        );
     }
     Ok(text)
 }

@@ -412,6 +412,27 @@ fn every_reading_command_takes_a_file_argument_and_dash_for_stdin() {
     );
 }
 
+#[test]
+fn a_json_body_piped_to_a_command_is_refused_with_where_it_goes() {
+    let puzzle = &read_puzzles("9x9/top95.txt")[0].text;
+    for command in ["solve", "validate", "rate", "explain"] {
+        for body in [
+            format!("{{\"grid\": \"{puzzle}\"}}\n"),
+            format!("  [{{\"grid\": \"{puzzle}\"}}]"),
+        ] {
+            let result = run(&[command], &body);
+            assert_eq!(result.code, Some(1), "{command}: {}", result.stderr);
+            assert!(result.stdout.is_empty(), "{command}");
+            assert!(
+                result.stderr.contains("the input is JSON")
+                    && result.stderr.contains(&format!("POST /{command}")),
+                "{command}: {}",
+                result.stderr
+            );
+        }
+    }
+}
+
 /// A loopback address whose port the returned listener holds, as `HOST:PORT`.
 fn taken_address() -> (std::net::TcpListener, String) {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
