@@ -31,7 +31,7 @@ use tokio::time::Instant;
 use tokio_util::task::AbortOnDropHandle;
 
 use super::body::{BodyBudget, BufferedBody, declared_length, read_error};
-use super::json::{RESPONSE_CAPACITY, check_body_headers, parse_line, write_json};
+use super::json::{RESPONSE_CAPACITY, check_body_request, parse_line, write_json};
 use super::problem::ApiError;
 use super::{AppState, Limits};
 
@@ -63,7 +63,7 @@ fn window(limits: &Limits) -> usize {
     solvers + solvers.min(limits.queue_length)
 }
 
-/// The streamed answer to the batch of `request`; 415 and 413 (a declared length over the
+/// The streamed answer to the batch of `request`; 422 (a query string), 415 and 413 (a declared length over the
 /// batch limit) before any line is read, so before a `100 Continue`.
 async fn answer_batch<Req, Resp, F, Fut>(
     state: AppState,
@@ -76,7 +76,7 @@ where
     F: Fn(AppState, Req) -> Fut + Copy + Send + Sync + 'static,
     Fut: Future<Output = Result<Resp, ApiError>> + Send + 'static,
 {
-    check_body_headers(request.headers(), APPLICATION_NDJSON)?;
+    check_body_request(&request, APPLICATION_NDJSON)?;
     let limits = *state.limits();
     declared_length(&request, limits.batch_body_limit_bytes)?;
     let mut reader = LineReader::new(request.into_body(), state.body_budget().clone(), &limits);

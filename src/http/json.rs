@@ -33,7 +33,7 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
-        check_body_headers(request.headers(), APPLICATION_JSON)?;
+        check_body_request(&request, APPLICATION_JSON)?;
         let limits = state.limits();
         let body = read_whole(
             request,
@@ -46,14 +46,32 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
     }
 }
 
+/// 422 when the request has a query string: its fields go in the body, and one sent in
+/// the query instead would be ignored without a word. Then [`check_body_headers`].
+pub(super) fn check_body_request(
+    request: &Request,
+    expected: &'static str,
+) -> Result<(), ApiError> {
+    if let Some(query) = request.uri().query().filter(|query| !query.is_empty()) {
+        // Enough to recognise it: the head may be kilobytes long.
+        let shown: String = query.chars().take(QUERY_SHOWN).collect();
+        let cut = if shown.len() < query.len() { "..." } else { "" };
+        return Err(ApiError::InvalidRequest(format!(
+            "the query string `?{shown}{cut}` is not read: send the request's fields in its \
+             JSON body (/openapi.yaml lists them)"
+        )));
+    }
+    check_body_headers(request.headers(), expected)
+}
+
+/// The characters of a refused query string that its error repeats.
+const QUERY_SHOWN: usize = 60;
+
 /// 415 unless the request's `Content-Type` is `expected` (in any case, with or without
 /// parameters, but with no `charset` other than UTF-8) and its body is not encoded. Only
 /// the exact type: `+json` types such as `application/problem+json` name other formats,
 /// and the API reads none of them; a compressed body would only fail as JSON that is not.
-pub(super) fn check_body_headers(
-    headers: &HeaderMap,
-    expected: &'static str,
-) -> Result<(), ApiError> {
+fn check_body_headers(headers: &HeaderMap, expected: &'static str) -> Result<(), ApiError> {
     let content_type = headers
         .get(CONTENT_TYPE)
         .and_then(|value| value.to_str().ok());

@@ -604,3 +604,41 @@ async fn a_compressed_body_is_refused_by_its_encoding_and_a_byte_order_mark_is_i
         );
     }
 }
+
+#[tokio::test]
+async fn a_query_string_on_a_post_is_refused_not_ignored() {
+    // Each would be answered, without its query's field, if the query were ignored.
+    let cases = [
+        ("/generate?level=expert", "application/json", "{}"),
+        (
+            "/solve?unique=true",
+            "application/json",
+            r#"{"grid": "................"}"#,
+        ),
+        (
+            "/solve/batch?unique=true",
+            "application/x-ndjson",
+            r#"{"grid": "................"}"#,
+        ),
+    ];
+    for (path, content_type, body) in cases {
+        let problem = post_raw(&app(), path, content_type, body)
+            .await
+            .problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request");
+        let query = path.split_once('?').unwrap().1;
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(
+            detail.starts_with(&format!("the query string `?{query}` is not read")),
+            "{path}: {detail}"
+        );
+    }
+    // A long query is shown cut, and an empty one is no query.
+    let long = format!("/solve?{}", "x".repeat(500));
+    let problem = post_json(&app(), &long, &json!({"grid": "................"}))
+        .await
+        .problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request");
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.len() < 200 && detail.contains("x...`"), "{detail}");
+    let answer = post_json(&app(), "/solve?", &json!({"grid": "................"})).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+}
