@@ -37,6 +37,7 @@ use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
 use super::client_stream::ClientStream;
+use super::request_body;
 use super::{CloseReason, ConnectionObserver, ServerSettings};
 
 /// Room beyond the header limit in hyper's read buffer, so a head somewhat over the limit
@@ -155,14 +156,18 @@ pub(super) async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Share
 }
 
 /// Serves one request through the app, counted in flight until its answer has been sent
-/// whole (or dropped).
+/// whole (or dropped); an answer that left its request's body unread closes an HTTP/1.1
+/// connection, and says so.
 async fn tracked(
     app: Router,
     activity: Arc<Activity>,
     request: hyper::Request<Incoming>,
 ) -> Result<Response<TrackedBody>, Infallible> {
     let in_flight = activity.begin();
-    let response = app.oneshot(request).await?;
+    let version = request.version();
+    let (request, unread) = request_body::watch(request);
+    let mut response = app.oneshot(request).await?;
+    unread.close_if_left(version, &mut response);
     if response.status() == StatusCode::REQUEST_TIMEOUT {
         activity.body_timed_out.store(true, Ordering::Relaxed);
     }

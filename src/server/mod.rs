@@ -16,6 +16,7 @@
 
 mod client_stream;
 mod connection;
+mod request_body;
 
 use std::future::Future;
 use std::io;

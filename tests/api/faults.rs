@@ -441,3 +441,48 @@ async fn the_short_timeouts_leave_honest_requests_alone() {
         assert_eq!(solved.status(), StatusCode::OK);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_that_leaves_the_body_unread_says_the_connection_closes() {
+    let server = spawn_app(limits()).await;
+    let solve = json!({ "grid": CLASSIC }).to_string();
+    let (refused, closed, kept) = server
+        .blocking(move |addr| {
+            // Refused before a byte of its body is read: the rest of it is still on the
+            // connection, ahead of any next request.
+            let large = "x".repeat(60_000);
+            let mut client = RawConnection::open(addr);
+            client.send(format!(
+                "POST /solve HTTP/1.1\r\nHost: test\r\nContent-Type: text/plain\r\n\
+                 Content-Length: {}\r\n\r\n{large}",
+                large.len()
+            ));
+            let refused = client.response();
+            let closed = client.closed_by_server();
+            // A body read whole, and no body at all, leave the connection open.
+            let mut client = RawConnection::open(addr);
+            let kept = [
+                client
+                    .send(request_bytes("POST", "/solve", &solve))
+                    .response(),
+                client
+                    .send("GET /no/such/path HTTP/1.1\r\nHost: test\r\n\r\n")
+                    .response(),
+                client
+                    .send(request_bytes("POST", "/solve", &solve))
+                    .response(),
+            ];
+            (refused, closed, kept)
+        })
+        .await;
+    let refused = refused.expect("an answer before the close");
+    assert_eq!(refused.status, 415, "{refused:?}");
+    assert_eq!(refused.header("connection"), Some("close"), "{refused:?}");
+    assert!(closed);
+    let statuses = kept.map(|answer| {
+        let answer = answer.expect("an answer on the kept connection");
+        assert_eq!(answer.header("connection"), None, "{answer:?}");
+        answer.status
+    });
+    assert_eq!(statuses, [200, 404, 200]);
+}

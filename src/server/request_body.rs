@@ -1,0 +1,88 @@
+//! Request bodies that the app drops before their end.
+//!
+//! Over HTTP/1.1 the rest of such a body lies on the connection ahead of the next request,
+//! so hyper closes the connection once the answer is out (after skipping what has already
+//! arrived, when that is all). The answer then says `Connection: close`, so that a client
+//! does not send its next request on a connection about to close: one that does not
+//! retry would see that request fail.
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
+
+use axum::body::Bytes;
+use axum::http::header::CONNECTION;
+use axum::http::{HeaderValue, Request, Response, Version};
+use http_body::{Body, Frame, SizeHint};
+use hyper::body::Incoming;
+
+/// A request body that notes whether it was dropped before its end.
+pub(super) struct WatchedBody {
+    body: Incoming,
+    /// Raised when the body is dropped before its end; `None` once it has ended, or for a
+    /// body that is empty from the start.
+    abandoned: Option<Arc<AtomicBool>>,
+}
+
+/// Whether the body of a request was dropped before its end.
+pub(super) struct Unread(Option<Arc<AtomicBool>>);
+
+/// `request` with its body watched, and what tells later whether it was left unread.
+pub(super) fn watch(request: Request<Incoming>) -> (Request<WatchedBody>, Unread) {
+    let mut flag = None;
+    let request = request.map(|body| {
+        let abandoned = (!body.is_end_stream()).then(|| Arc::new(AtomicBool::new(false)));
+        flag.clone_from(&abandoned);
+        WatchedBody { body, abandoned }
+    });
+    (request, Unread(flag))
+}
+
+impl Unread {
+    /// Marks `response` (to a request of `version`) as the connection's last when the
+    /// request's body was dropped before its end on HTTP/1.x; HTTP/2 resets that stream
+    /// alone.
+    pub(super) fn close_if_left<B>(&self, version: Version, response: &mut Response<B>) {
+        let left = self
+            .0
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed));
+        if left && version <= Version::HTTP_11 {
+            let close = HeaderValue::from_static("close");
+            response.headers_mut().insert(CONNECTION, close);
+        }
+    }
+}
+
+impl Drop for WatchedBody {
+    fn drop(&mut self) {
+        if let Some(abandoned) = &self.abandoned {
+            abandoned.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Body for WatchedBody {
+    type Data = Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
+        let polled = Pin::new(&mut self.body).poll_frame(cx);
+        if matches!(polled, Poll::Ready(None)) || self.body.is_end_stream() {
+            self.abandoned = None;
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
