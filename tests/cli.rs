@@ -599,6 +599,39 @@ fn a_puzzle_that_cannot_be_rated_gets_an_error_line_and_the_run_goes_on() {
 }
 
 #[test]
+fn explain_json_writes_what_rate_json_writes_for_a_puzzle_it_cannot_explain() {
+    for (input, code) in [
+        ("12\n".to_owned(), "invalid_grid"),
+        (format!("{}\n", ".".repeat(81)), "not_unique"),
+        ("# a comment only\n".to_owned(), "invalid_grid"),
+        (
+            format!("{0}\n{0}\n", rated_puzzles(1).trim()),
+            "invalid_request",
+        ),
+    ] {
+        let explained = run(&["explain", "--json"], &input);
+        assert_eq!(explained.code, Some(1), "{input}: {}", explained.stderr);
+        let value: serde_json::Value = serde_json::from_str(&explained.stdout).unwrap();
+        assert_eq!(value["code"], code, "{input}");
+        // The message without the prefix the terminal gets.
+        let error = value["error"].as_str().unwrap();
+        assert!(
+            explained.stderr.ends_with(&format!(": {error}\n")),
+            "{input}: {error}"
+        );
+        if code != "invalid_request" {
+            let rated = run(&["rate", "--json"], &input);
+            let rated: serde_json::Value = match rated.stdout.lines().next() {
+                Some(line) => serde_json::from_str(line).unwrap(),
+                // `rate` says that a file holds no puzzle on stderr alone.
+                None => continue,
+            };
+            assert_eq!(rated, value, "{input}");
+        }
+    }
+}
+
+#[test]
 fn explain_prints_each_step_and_the_rating() {
     let puzzle =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";

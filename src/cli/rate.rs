@@ -144,6 +144,26 @@ fn err_is_terminal() -> bool {
     io::stderr().is_terminal()
 }
 
+/// The one puzzle of `input` (a line, or a 9-line block), or what to say instead (with
+/// its prefix) and the error code that goes with it.
+fn one_puzzle(input: &str) -> Result<Grid, (String, &'static str)> {
+    let invalid = |error: String| (format!("invalid: {error}"), "invalid_grid");
+    if let Some(puzzle) = block_puzzle(input).map_err(invalid)? {
+        return Ok(puzzle);
+    }
+    let mut lines = text_format::puzzle_lines(input);
+    match (lines.next(), lines.next()) {
+        (Some(line), None) => {
+            Grid::parse_symbols(&line).map_err(|error| invalid(error.to_string()))
+        }
+        (None, _) => Err((NO_PUZZLES.to_owned(), "invalid_grid")),
+        (Some(_), Some(_)) => Err((
+            "error: explain takes one puzzle; rate a file of puzzles with `rate`".to_owned(),
+            "invalid_request",
+        )),
+    }
+}
+
 /// `ER/EP/ED level hardest`, as `serate` prints the three ratings (`-` for the hardest
 /// technique of a grid with no blank cell).
 fn rating_line(rating: &Rating) -> String {
@@ -191,42 +211,25 @@ pub fn explain(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<Status> {
-    let puzzle = match block_puzzle(input) {
-        Ok(Some(puzzle)) => Ok(puzzle),
-        Ok(None) => {
-            let mut lines = text_format::puzzle_lines(input);
-            match (lines.next(), lines.next()) {
-                (Some(line), None) => Grid::parse_symbols(&line),
-                (None, _) => {
-                    writeln!(err, "{NO_PUZZLES}")?;
-                    return Ok(Status::Failure);
-                }
-                (Some(_), Some(_)) => {
-                    writeln!(
-                        err,
-                        "error: explain takes one puzzle; rate a file of puzzles with `rate`"
-                    )?;
-                    return Ok(Status::Failure);
-                }
-            }
-        }
-        Err(error) => {
-            writeln!(err, "invalid: {error}")?;
-            return Ok(Status::Failure);
-        }
-    };
-    let puzzle = match puzzle {
-        Ok(puzzle) => puzzle,
-        Err(error) => {
-            writeln!(err, "invalid: {error}")?;
-            return Ok(Status::Failure);
-        }
-    };
-    let stop = Arc::new(AtomicBool::new(false));
-    let explanation = match logic::explain(&puzzle, &cancellation(args.timeout_ms, stop)) {
+    let explained = one_puzzle(input).and_then(|puzzle| {
+        let stop = Arc::new(AtomicBool::new(false));
+        logic::explain(&puzzle, &cancellation(args.timeout_ms, stop)).map_err(|error| {
+            let text = format!("error: {}", error_text(&error, args.timeout_ms));
+            (text, logic_error_code(&error))
+        })
+    });
+    let explanation = match explained {
         Ok(explanation) => explanation,
-        Err(error) => {
-            writeln!(err, "error: {}", error_text(&error, args.timeout_ms))?;
+        Err((text, code)) => {
+            writeln!(err, "{text}")?;
+            // What `rate --json` writes for a puzzle it cannot rate, so a script reads a
+            // failure the same way from both.
+            if args.json {
+                let message = text
+                    .split_once(": ")
+                    .map_or(text.as_str(), |(_, rest)| rest);
+                writeln!(out, "{}", json!({ "error": message, "code": code }))?;
+            }
             return Ok(Status::Failure);
         }
     };
