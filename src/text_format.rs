@@ -29,19 +29,35 @@ fn is_field_separator(byte: u8) -> bool {
     matches!(byte, b'\t' | b' ' | b':' | b',' | b';')
 }
 
-/// Nine lines that make a 9-line block but for one line that is not a row of it: most
-/// likely a typo, which reading the lines as nine puzzles would hide.
+/// Lines that look like a 9-line block, yet are not one: most likely a typo, which reading
+/// the lines as one-line puzzles would hide.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "line {line} is not a row of the 9-line block the other lines make: {reason} \
-     (each row is 9 digits, 0 or . for a blank, packed or space-separated)"
-)]
-pub struct BlockError {
-    /// The line's 1-based number in the input.
-    pub line: usize,
-    /// What is wrong with it.
-    pub reason: String,
+pub enum BlockError {
+    /// Nine lines make a block but for one line that is not a row of it.
+    #[error(
+        "line {line} is not a row of the 9-line block the other lines make: {reason} \
+         (each row is 9 digits, 0 or . for a blank, packed or space-separated)"
+    )]
+    NotARow {
+        /// The line's 1-based number in the input.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Every line is a row of a block, but there are not nine of them.
+    #[error(
+        "{rows} lines that are rows of a 9-line block, which has 9 (each 9 digits, 0 or . \
+         for a blank); several puzzles go one per line, 81 symbols each"
+    )]
+    RowCount {
+        /// The lines, all of them rows.
+        rows: usize,
+    },
 }
+
+/// Content lines enough to tell a block, a block a few rows off, and a file of puzzles
+/// apart: a long file is never read through here.
+const LINES_TO_TELL: usize = 2 * 9 + 1;
 
 /// Whether `line` is a row of a Baekjoon 2239 block: 9 digits or `.`, packed.
 fn is_packed_row(line: &str) -> bool {
@@ -79,11 +95,16 @@ fn row_problem(line: &str) -> String {
 /// Tells which layout `input` uses: a 9-line block when it has exactly nine content lines
 /// of nine digits or `.` (each packed or spaced; the block takes the layout most of them
 /// use), otherwise one puzzle per line. Nine lines of which five or more are rows of a
-/// block but some are not are a block with a typo.
+/// block but some are not are a block with a typo, and 5 to 18 lines that are all rows a
+/// block with rows missing or too many.
 pub fn detect(input: &str) -> Result<Layout, BlockError> {
-    // Ten lines are enough to tell: a long file is never read through here.
-    let lines: Vec<(usize, &str)> = numbered_content_lines(input).take(10).collect();
+    let lines: Vec<(usize, &str)> = numbered_content_lines(input).take(LINES_TO_TELL).collect();
+    let is_row = |line: &str| is_packed_row(line) || is_spaced_row(line);
     if lines.len() != 9 {
+        let rows = lines.len();
+        if (5..LINES_TO_TELL).contains(&rows) && lines.iter().all(|(_, line)| is_row(line)) {
+            return Err(BlockError::RowCount { rows });
+        }
         return Ok(Layout::Lines);
     }
     let packed = lines.iter().filter(|(_, l)| is_packed_row(l)).count();
@@ -93,10 +114,9 @@ pub fn detect(input: &str) -> Result<Layout, BlockError> {
         false => Layout::SpacedBlock,
     };
     let rows = packed + spaced;
-    let is_row = |line: &str| is_packed_row(line) || is_spaced_row(line);
     match lines.iter().find(|(_, line)| !is_row(line)) {
         None => Ok(layout),
-        Some(&(line, text)) if rows >= 5 => Err(BlockError {
+        Some(&(line, text)) if rows >= 5 => Err(BlockError::NotARow {
             line,
             reason: row_problem(text),
         }),
@@ -221,20 +241,37 @@ mod tests {
         let mut lines = ["000000000"; 9];
         lines[3] = "00000000";
         let input = format!("# a comment\n{}\n", lines.join("\n"));
-        let error = detect(&input).unwrap_err();
+        let not_a_row = |input: &str| match detect(input) {
+            Err(BlockError::NotARow { line, reason }) => (line, reason),
+            other => panic!("{other:?}"),
+        };
+        let (line, reason) = not_a_row(&input);
         // Line 5 of the input: the comment is line 1.
-        assert_eq!(error.line, 5);
-        assert!(error.reason.contains("8 digits"), "{error}");
+        assert_eq!(line, 5);
+        assert!(reason.contains("8 digits"), "{reason}");
         lines[3] = "0000x0000";
-        let error = detect(&lines.join("\n")).unwrap_err();
-        assert_eq!(error.line, 4);
-        assert!(error.reason.contains("'x'"), "{error}");
+        let (line, reason) = not_a_row(&lines.join("\n"));
+        assert_eq!(line, 4);
+        assert!(reason.contains("'x'"), "{reason}");
         lines[3] = "0 0 0 10 0 0 0 0 0";
-        let error = detect(&lines.join("\n")).unwrap_err();
+        let (_, reason) = not_a_row(&lines.join("\n"));
         assert!(
-            error.reason.starts_with("\"10\" is not a single digit"),
-            "{error}"
+            reason.starts_with("\"10\" is not a single digit"),
+            "{reason}"
         );
+    }
+
+    #[test]
+    fn a_block_with_rows_missing_or_too_many_says_how_many() {
+        let row = "530070000";
+        for rows in [5, 8, 10, 18] {
+            let input = format!("# a comment\n{}\n", vec![row; rows].join("\n"));
+            assert_eq!(detect(&input), Err(BlockError::RowCount { rows }));
+        }
+        // Too few to look like a block, or too many to be one.
+        for rows in [1, 4, 19, 40] {
+            assert_eq!(detect(&vec![row; rows].join("\n")), Ok(Layout::Lines));
+        }
     }
 
     #[test]

@@ -481,7 +481,7 @@ fn limits_that_could_never_be_met_are_refused_before_listening() {
 }
 
 #[test]
-fn a_block_with_a_malformed_line_names_it_instead_of_reading_nine_puzzles() {
+fn a_block_with_a_malformed_or_missing_line_says_so_instead_of_reading_lines_as_puzzles() {
     let input = read_data("boj/2239.in").replacen("103000509", "10300050", 1);
     for command in ["solve", "validate", "rate", "explain"] {
         let result = run(&[command], &input);
@@ -492,6 +492,23 @@ fn a_block_with_a_malformed_line_names_it_instead_of_reading_nine_puzzles() {
                 .contains("line 1 is not a row of the 9-line block")
                 && result.stderr.contains("8 digits instead of 9"),
             "{command}: {}",
+            result.stderr
+        );
+        // A row lost in copying: eight rows, not eight one-line puzzles.
+        let short: String = read_data("boj/2239.in")
+            .lines()
+            .skip(1)
+            .map(|row| format!("{row}\n"))
+            .collect();
+        let result = run(&[command], &short);
+        assert!(!result.success, "{command}");
+        assert!(
+            result
+                .stderr
+                .contains("8 lines that are rows of a 9-line block, which has 9")
+                && result.stdout.is_empty(),
+            "{command}: {}{}",
+            result.stdout,
             result.stderr
         );
     }
