@@ -24,7 +24,8 @@ pub struct HealthcheckArgs {
     #[arg(
         long,
         env = "HEALTHCHECK_URL",
-        help = "URL to probe [default: http://127.0.0.1:<port>/healthz, the port as for `serve`]"
+        help = "URL to probe [default: http://127.0.0.1:<port>/healthz, the port as for `serve`]",
+        value_parser = probe_url
     )]
     pub url: Option<String>,
     /// The address `serve` listens on, which the default URL points at.
@@ -46,6 +47,15 @@ impl HealthcheckArgs {
             ip => ip,
         };
         format!("http://{}/healthz", SocketAddr::new(ip, listen.port()))
+    }
+}
+
+/// `url` when it is one the probe can take, so that a mistyped one is a usage error (exit
+/// status 2), which a container runtime's log tells apart from an unhealthy service.
+fn probe_url(url: &str) -> Result<String, String> {
+    match split_url(url) {
+        Some(_) => Ok(url.to_owned()),
+        None => Err("expected http://host[:port][/path]".to_owned()),
     }
 }
 

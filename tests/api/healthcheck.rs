@@ -58,3 +58,20 @@ async fn nothing_listening_is_unhealthy_with_one_line_on_stderr() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains(&format!("127.0.0.1:{port}")), "{stderr}");
 }
+
+#[tokio::test]
+async fn a_url_the_probe_cannot_take_is_a_usage_error_not_an_unhealthy_service() {
+    for (args, envs) in [
+        (&["--url", "notaurl"][..], &[][..]),
+        (&["--url", "https://127.0.0.1:8080/healthz"], &[]),
+        (&[], &[("HEALTHCHECK_URL", "127.0.0.1:8080/healthz")]),
+    ] {
+        let output = healthcheck(args, envs).await;
+        assert_eq!(output.status.code(), Some(2), "{args:?} {envs:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("expected http://host[:port][/path]"),
+            "{stderr}"
+        );
+    }
+}
