@@ -88,7 +88,10 @@ pub enum GridError {
         size: usize,
     },
     /// The rows notation had a number of rows that is no supported N.
-    #[error("grid has {found} rows; expected 4, 9, 16 or 25")]
+    #[error(
+        "grid has {found} row{}; expected 4, 9, 16 or 25",
+        if *found == 1 { "" } else { "s" }
+    )]
     RowCount {
         /// How many rows were seen.
         found: usize,
@@ -407,6 +410,8 @@ mod tests {
             one.starts_with("not a grid: 1 character (whitespace aside)"),
             "{one}"
         );
+        let one_row = Grid::from_rows(&[vec![Some(5)]]).unwrap_err().to_string();
+        assert!(one_row.starts_with("grid has 1 row;"), "{one_row}");
         let mut text = ".".repeat(81);
         text.replace_range(12..13, "x");
         assert_eq!(

@@ -82,13 +82,14 @@ fn check_body_headers(headers: &HeaderMap, expected: &'static str) -> Result<(),
     if !declared {
         return Err(ApiError::UnsupportedMediaType { expected });
     }
-    // JSON is UTF-8 (RFC 8259); ASCII is a part of it.
+    // JSON is UTF-8 (RFC 8259); ASCII is a part of it. `utf8` is a name of UTF-8 too
+    // (the WHATWG Encoding Standard's labels), common in the wild.
     let charset = parts
         .filter_map(|parameter| parameter.split_once('='))
         .find(|(name, _)| name.trim().eq_ignore_ascii_case("charset"))
         .map(|(_, value)| value.trim().trim_matches('"'));
     if let Some(charset) = charset.filter(|charset| {
-        !["utf-8", "us-ascii"]
+        !["utf-8", "utf8", "us-ascii"]
             .iter()
             .any(|ok| charset.eq_ignore_ascii_case(ok))
     }) {

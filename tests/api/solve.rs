@@ -28,7 +28,12 @@ async fn a_string_grid_gets_a_string_solution() {
 async fn every_spelling_of_the_json_media_type_is_read() {
     let app = app();
     let body = json!({ "grid": CLASSIC }).to_string();
-    for content_type in ["application/json; charset=utf-8", "Application/JSON"] {
+    for content_type in [
+        "application/json; charset=utf-8",
+        "Application/JSON",
+        "application/json; charset=UTF8",
+        "application/json;charset=\"us-ascii\"",
+    ] {
         let answer = post_raw(&app, "/solve", content_type, body.clone()).await;
         assert_eq!(answer.status, StatusCode::OK, "{content_type}");
         assert_eq!(
