@@ -53,9 +53,16 @@ impl HealthcheckArgs {
 /// `url` when it is one the probe can take, so that a mistyped one is a usage error (exit
 /// status 2), which a container runtime's log tells apart from an unhealthy service.
 fn probe_url(url: &str) -> Result<String, String> {
+    let port_is_number = |authority: &str| {
+        authority
+            .rsplit_once(':')
+            .is_some_and(|(_, port)| port.parse::<u16>().is_ok())
+    };
     match split_url(url) {
-        Some(_) => Ok(url.to_owned()),
-        None => Err("expected http://host[:port][/path]".to_owned()),
+        Some((authority, _)) if port_is_number(&authority) && !authority.contains(['?', '#']) => {
+            Ok(url.to_owned())
+        }
+        _ => Err("expected http://host[:port][/path]".to_owned()),
     }
 }
 

@@ -47,7 +47,7 @@ pub enum BlockError {
     /// Every line is a row of a block, but there are not nine of them.
     #[error(
         "{rows} lines that are rows of a 9-line block, which has 9 (each 9 digits, 0 or . \
-         for a blank); several puzzles go one per line, 81 symbols each"
+         for a blank); several puzzles go one per line"
     )]
     RowCount {
         /// The lines, all of them rows.

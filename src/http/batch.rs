@@ -63,8 +63,9 @@ fn window(limits: &Limits) -> usize {
     solvers + solvers.min(limits.queue_length)
 }
 
-/// The streamed answer to the batch of `request`; 422 (a query string), 415 and 413 (a declared length over the
-/// batch limit) before any line is read, so before a `100 Continue`.
+/// The streamed answer to the batch of `request`; 422 (a query string), 415 and 413 (a
+/// declared length over the batch limit) before any line is read, so before a `100
+/// Continue`.
 async fn answer_batch<Req, Resp, F, Fut>(
     state: AppState,
     request: Request,

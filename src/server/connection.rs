@@ -65,7 +65,7 @@ pub(super) fn builder(settings: &ServerSettings) -> auto::Builder<TokioExecutor>
         .http1()
         .timer(TokioTimer::new())
         .header_read_timeout(settings.header_read_timeout)
-        .max_buf_size((settings.header_limit_bytes + HEAD_BUFFER_SLACK).max(HYPER_MIN_BUFFER))
+        .max_buf_size(read_buffer_bytes(settings))
         // A client that shuts its side down after its request still gets the answer.
         .half_close(true);
     builder
@@ -78,6 +78,12 @@ pub(super) fn builder(settings: &ServerSettings) -> auto::Builder<TokioExecutor>
         .initial_stream_window_size(HTTP2_STREAM_WINDOW)
         .initial_connection_window_size(HTTP2_CONNECTION_WINDOW);
     builder
+}
+
+/// The size of hyper's HTTP/1.1 read buffer, which holds a request's head and whatever of
+/// its body arrived with it.
+fn read_buffer_bytes(settings: &ServerSettings) -> usize {
+    (settings.header_limit_bytes + HEAD_BUFFER_SLACK).max(HYPER_MIN_BUFFER)
 }
 
 /// What a connection needs from the server: its settings, the app, and the signals to
@@ -98,8 +104,9 @@ pub(super) async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Share
     let io = TokioIo::new(ClientStream::new(stream, shared.settings.write_timeout));
     let service = {
         let (app, activity) = (shared.app.clone(), Arc::clone(&activity));
+        let read_buffer = read_buffer_bytes(&shared.settings);
         hyper::service::service_fn(move |request| {
-            tracked(app.clone(), Arc::clone(&activity), request)
+            tracked(app.clone(), Arc::clone(&activity), request, read_buffer)
         })
     };
     let connection = shared.builder.serve_connection(io, service);
@@ -156,16 +163,17 @@ pub(super) async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Share
 }
 
 /// Serves one request through the app, counted in flight until its answer has been sent
-/// whole (or dropped); an answer that left its request's body unread closes an HTTP/1.1
-/// connection, and says so.
+/// whole (or dropped); an answer that left unread a request body larger than hyper's read
+/// buffer of `read_buffer` bytes says that the connection closes (see `request_body`).
 async fn tracked(
     app: Router,
     activity: Arc<Activity>,
     request: hyper::Request<Incoming>,
+    read_buffer: usize,
 ) -> Result<Response<TrackedBody>, Infallible> {
     let in_flight = activity.begin();
     let version = request.version();
-    let (request, unread) = request_body::watch(request);
+    let (request, unread) = request_body::watch(request, read_buffer);
     let mut response = app.oneshot(request).await?;
     unread.close_if_left(version, &mut response);
     if response.status() == StatusCode::REQUEST_TIMEOUT {

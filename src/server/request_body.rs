@@ -1,10 +1,11 @@
 //! Request bodies that the app drops before their end.
 //!
-//! Over HTTP/1.1 the rest of such a body lies on the connection ahead of the next request,
-//! so hyper closes the connection once the answer is out (after skipping what has already
-//! arrived, when that is all). The answer then says `Connection: close`, so that a client
-//! does not send its next request on a connection about to close: one that does not
-//! retry would see that request fail.
+//! Over HTTP/1.1 the rest of such a body lies on the connection ahead of the next request.
+//! Once the answer is out, hyper skips what of it is in its read buffer; when that is the
+//! whole body the connection stays open, otherwise hyper closes it. A body larger than the
+//! buffer (or of unknown length, chunked) cannot have arrived whole in it, so the answer
+//! to its request says `Connection: close`, and a client does not send its next request
+//! on a connection about to close: one that does not retry would see that request fail.
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -21,18 +22,26 @@ use hyper::body::Incoming;
 pub(super) struct WatchedBody {
     body: Incoming,
     /// Raised when the body is dropped before its end; `None` once it has ended, or for a
-    /// body that is empty from the start.
+    /// body that hyper can skip whole from its read buffer (an empty one among them).
     abandoned: Option<Arc<AtomicBool>>,
 }
 
 /// Whether the body of a request was dropped before its end.
 pub(super) struct Unread(Option<Arc<AtomicBool>>);
 
-/// `request` with its body watched, and what tells later whether it was left unread.
-pub(super) fn watch(request: Request<Incoming>) -> (Request<WatchedBody>, Unread) {
+/// `request` with its body watched, and what tells later whether it was left unread, when
+/// it may be larger than hyper's read buffer of `read_buffer` bytes.
+pub(super) fn watch(
+    request: Request<Incoming>,
+    read_buffer: usize,
+) -> (Request<WatchedBody>, Unread) {
     let mut flag = None;
     let request = request.map(|body| {
-        let abandoned = (!body.is_end_stream()).then(|| Arc::new(AtomicBool::new(false)));
+        let fits = body
+            .size_hint()
+            .exact()
+            .is_some_and(|length| length <= read_buffer as u64);
+        let abandoned = (!fits).then(|| Arc::new(AtomicBool::new(false)));
         flag.clone_from(&abandoned);
         WatchedBody { body, abandoned }
     });

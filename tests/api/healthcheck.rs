@@ -64,6 +64,8 @@ async fn a_url_the_probe_cannot_take_is_a_usage_error_not_an_unhealthy_service()
     for (args, envs) in [
         (&["--url", "notaurl"][..], &[][..]),
         (&["--url", "https://127.0.0.1:8080/healthz"], &[]),
+        (&["--url", "http://127.0.0.1:http/healthz"], &[]),
+        (&["--url", "http://127.0.0.1?healthz"], &[]),
         (&[], &[("HEALTHCHECK_URL", "127.0.0.1:8080/healthz")]),
     ] {
         let output = healthcheck(args, envs).await;
