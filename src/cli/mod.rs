@@ -40,8 +40,7 @@ fn worker_threads(requested: Option<u16>) -> usize {
 }
 
 /// What input without a single puzzle gets: an empty answer would look like success.
-const NO_PUZZLES: &str =
-    "error: no puzzles in the input: expected a 9-line block or one puzzle per line";
+const NO_PUZZLES: &str = "no puzzles in the input: expected a 9-line block or one puzzle per line";
 
 /// What the commands that read puzzles expect, for a person typing at a terminal.
 pub const EXPECTED_INPUT: &str = "a 9-line block (9 digits per line, 0 or . for a blank, \
@@ -165,7 +164,7 @@ pub fn solve(
         let show_progress = io::stderr().is_terminal();
         let tally = batch::answer_lines(input, &solve, chunk_bytes, threads, show_progress, out)?;
         if tally.is_empty() {
-            writeln!(err, "{NO_PUZZLES}")?;
+            writeln!(err, "error: {NO_PUZZLES}")?;
             return Ok(Status::Failure);
         }
         writeln!(err, "{}", tally.summary(started.elapsed(), args.unique))?;
@@ -262,7 +261,7 @@ pub fn validate_input(
         }
     };
     if puzzles.is_empty() {
-        writeln!(err, "{NO_PUZZLES}")?;
+        writeln!(err, "error: {NO_PUZZLES}")?;
         return Ok(Status::Failure);
     }
     let mut valid = 0;

@@ -118,7 +118,7 @@ pub fn rate(
     let chunk_bytes = batch::RATE_CHUNK_BYTES;
     let tally = batch::answer_lines(input, &answer, chunk_bytes, threads, err_is_terminal(), out)?;
     if tally.is_empty() {
-        writeln!(err, "{NO_PUZZLES}")?;
+        writeln!(err, "error: {NO_PUZZLES}")?;
         return Ok(Status::Failure);
     }
     writeln!(err, "{}", summary(&tally, started.elapsed()))?;
@@ -144,10 +144,13 @@ fn err_is_terminal() -> bool {
     io::stderr().is_terminal()
 }
 
-/// The one puzzle of `input` (a line, or a 9-line block), or what to say instead (with
-/// its prefix) and the error code that goes with it.
-fn one_puzzle(input: &str) -> Result<Grid, (String, &'static str)> {
-    let invalid = |error: String| (format!("invalid: {error}"), "invalid_grid");
+/// Why `explain` has no explanation: the prefix of its line on the terminal (`invalid`
+/// or `error`), what to say, and the error code that goes with it.
+type Failure = (&'static str, String, &'static str);
+
+/// The one puzzle of `input` (a line, or a 9-line block), or why there is none.
+fn one_puzzle(input: &str) -> Result<Grid, Failure> {
+    let invalid = |error: String| ("invalid", error, "invalid_grid");
     if let Some(puzzle) = block_puzzle(input).map_err(invalid)? {
         return Ok(puzzle);
     }
@@ -156,9 +159,10 @@ fn one_puzzle(input: &str) -> Result<Grid, (String, &'static str)> {
         (Some(line), None) => {
             Grid::parse_symbols(&line).map_err(|error| invalid(error.to_string()))
         }
-        (None, _) => Err((NO_PUZZLES.to_owned(), "invalid_grid")),
+        (None, _) => Err(("error", NO_PUZZLES.to_owned(), "invalid_grid")),
         (Some(_), Some(_)) => Err((
-            "error: explain takes one puzzle; rate a file of puzzles with `rate`".to_owned(),
+            "error",
+            "explain takes one puzzle; rate a file of puzzles with `rate`".to_owned(),
             "invalid_request",
         )),
     }
@@ -214,20 +218,17 @@ pub fn explain(
     let explained = one_puzzle(input).and_then(|puzzle| {
         let stop = Arc::new(AtomicBool::new(false));
         logic::explain(&puzzle, &cancellation(args.timeout_ms, stop)).map_err(|error| {
-            let text = format!("error: {}", error_text(&error, args.timeout_ms));
-            (text, logic_error_code(&error))
+            let message = error_text(&error, args.timeout_ms);
+            ("error", message, logic_error_code(&error))
         })
     });
     let explanation = match explained {
         Ok(explanation) => explanation,
-        Err((text, code)) => {
-            writeln!(err, "{text}")?;
+        Err((prefix, message, code)) => {
+            writeln!(err, "{prefix}: {message}")?;
             // What `rate --json` writes for a puzzle it cannot rate, so a script reads a
             // failure the same way from both.
             if args.json {
-                let message = text
-                    .split_once(": ")
-                    .map_or(text.as_str(), |(_, rest)| rest);
                 writeln!(out, "{}", json!({ "error": message, "code": code }))?;
             }
             return Ok(Status::Failure);
