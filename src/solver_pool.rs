@@ -24,7 +24,7 @@
 //! many wait for one (counted only on the way through a wait), so a run that does not wait
 //! updates no shared count.
 //!
-//! The work polls a [`Cancellation`] with the run's deadline and a flag that a drop guard
+//! The work polls a [`Cancellation`] with the run's deadline and, on a blocking thread, a flag that a drop guard
 //! raises when the caller's future is dropped, so a timed-out or abandoned run stops
 //! burning CPU within milliseconds.
 
@@ -147,17 +147,13 @@ impl SolverPool {
             .map_err(|_| PoolError::Overloaded {
                 retry_after: whole_seconds(bounds.time_limit),
             })?;
-        // Raised if this future is dropped (the client went away) while work runs.
-        let abandoned = Arc::new(AtomicBool::new(false));
-        let _cancel_on_drop = CancelOnDrop(Arc::clone(&abandoned));
-        let cancel = Cancellation::none().with_flag(abandoned);
-
         let slot = bounds
             .wait_for(&bounds.slots, deadline)
             .await
             .ok_or_else(|| timed_out.clone())?;
+        // Within one poll of this future, so it cannot be abandoned halfway: no flag.
         let quick_end = Instant::now() + QUICK_ATTEMPT;
-        let quick = work(&cancel.clone().with_deadline(quick_end.min(deadline)));
+        let quick = work(&Cancellation::none().with_deadline(quick_end.min(deadline)));
         if let Some(result) = quick {
             return Ok(result);
         }
@@ -166,6 +162,10 @@ impl SolverPool {
             return Err(timed_out);
         }
 
+        // Raised if this future is dropped (the client went away) while work runs.
+        let abandoned = Arc::new(AtomicBool::new(false));
+        let _cancel_on_drop = CancelOnDrop(Arc::clone(&abandoned));
+        let cancel = Cancellation::none().with_flag(abandoned);
         let long_slot = bounds.wait_for(&bounds.long_slots, deadline).await;
         let slot = bounds.wait_for(&bounds.slots, deadline).await;
         let (Some(long_slot), Some(slot)) = (long_slot, slot) else {
