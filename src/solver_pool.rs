@@ -24,9 +24,9 @@
 //! many wait for one (counted only on the way through a wait), so a run that does not wait
 //! updates no shared count.
 //!
-//! The work polls a [`Cancellation`] with the run's deadline and, on a blocking thread, a flag that a drop guard
-//! raises when the caller's future is dropped, so a timed-out or abandoned run stops
-//! burning CPU within milliseconds.
+//! The work polls a [`Cancellation`] with the run's deadline and, on a blocking thread, a
+//! flag that a drop guard raises when the caller's future is dropped, so a timed-out or
+//! abandoned run stops burning CPU within milliseconds.
 
 use std::num::NonZeroU64;
 use std::sync::Arc;
