@@ -46,7 +46,9 @@ pub enum GridError {
     },
     /// A character that is neither a digit, a letter for 10 and up, nor a blank.
     #[error(
-        "invalid symbol {symbol:?} at row {row}, column {col} (0-based); use 1-9, A-P for 10 to 25, and 0 or . for blanks"
+        "invalid symbol {symbol:?} at r{}c{}; use 1-9, A-P for 10 to 25, and 0 or . for blanks",
+        row + 1,
+        col + 1
     )]
     Symbol {
         /// The offending character.
@@ -58,7 +60,9 @@ pub enum GridError {
     },
     /// A symbol whose value does not fit the grid's size (a `G` in a 9×9 grid).
     #[error(
-        "symbol {symbol:?} (value {value}) at row {row}, column {col} (0-based) is out of range for a {size}×{size} grid ({}, or 0 or . for a blank)",
+        "symbol {symbol:?} (value {value}) at r{}c{} is out of range for a {size}×{size} grid ({}, or 0 or . for a blank)",
+        row + 1,
+        col + 1,
         symbols_up_to(*size)
     )]
     SymbolOutOfRange {
@@ -75,7 +79,9 @@ pub enum GridError {
     },
     /// A value that does not fit the grid's size (a 10 in a 9×9 grid's rows).
     #[error(
-        "value {value} at row {row}, column {col} (0-based) is out of range for a {size}×{size} grid (1-{size}, or a blank)"
+        "value {value} at r{}c{} is out of range for a {size}×{size} grid (1-{size}, or a blank)",
+        row + 1,
+        col + 1
     )]
     ValueOutOfRange {
         /// The value seen.
@@ -97,7 +103,7 @@ pub enum GridError {
         found: usize,
     },
     /// A row of the rows notation whose length differs from the number of rows.
-    #[error("row {row} (0-based) has {found} cells; expected {expected}")]
+    #[error("row {} has {found} cells; expected {expected}", row + 1)]
     RowLength {
         /// 0-based index of the row.
         row: usize,

@@ -67,9 +67,9 @@ pub fn hint(
     {
         let size = puzzle.size();
         return Err(LogicError::Mismatch(format!(
-            "the grid changes the given at row {}, column {} (0-based)",
-            cell / size,
-            cell % size
+            "the grid changes the given at r{}c{}",
+            cell / size + 1,
+            cell % size + 1
         )));
     }
     if let Some(marks) = marks.filter(|marks| marks.len() != puzzle.cells().len()) {
