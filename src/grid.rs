@@ -11,6 +11,19 @@ use thiserror::Error;
 /// The grid sizes the service accepts: N×N grids whose boxes are √N×√N.
 pub const SUPPORTED_SIZES: [usize; 4] = [4, 9, 16, 25];
 
+/// Whether `line` only draws the border between two bands of a grid, as grids copied from
+/// the forums have (`------+-------+------`): `-`, `=`, `+` and `|` alone, with a `-` or
+/// an `=`, and whitespace.
+pub fn is_border_line(line: &str) -> bool {
+    let drawing = ['-', '=', '+', '|'];
+    // The first character tells a line of symbols at once.
+    line.trim_start().starts_with(drawing)
+        && line.contains(['-', '='])
+        && line
+            .chars()
+            .all(|c| drawing.contains(&c) || c.is_whitespace())
+}
+
 /// An N×N Sudoku grid with N in [`SUPPORTED_SIZES`].
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Grid {
@@ -27,13 +40,13 @@ pub enum GridError {
         if *found == 1 { "" } else { "s" }
     )]
     Length {
-        /// How many symbols were seen (whitespace not counted).
+        /// How many symbols were seen (whitespace and drawing not counted).
         found: usize,
     },
     /// Text of no supported length with a character in it that is no symbol: most likely
     /// not a grid at all (a heading, a name), so the character says more than the count.
     #[error(
-        "not a grid: {found} character{} (whitespace aside) where 16, 81, 256 or 625 symbols are expected, and {symbol:?} at position {position} is none; symbols are 1-9, A-P for 10 to 25, and 0 or . for blanks",
+        "not a grid: {found} character{} (whitespace and grid lines aside) where 16, 81, 256 or 625 symbols are expected, and {symbol:?} at position {position} is none; symbols are 1-9, A-P for 10 to 25, and 0 or . for blanks",
         if *found == 1 { "" } else { "s" }
     )]
     NotAGrid {
@@ -140,11 +153,18 @@ impl Grid {
     }
 
     /// Parses the string notation: N² symbols, `0` or `.` for blanks, `1`-`9` then
-    /// `A`.. (case-insensitive) for 10 and up; whitespace anywhere is ignored.
+    /// `A`.. (case-insensitive) for 10 and up. Whitespace anywhere is ignored, and so are
+    /// the lines of a grid drawn as on the forums: `|` between boxes, and the lines between
+    /// bands ([`is_border_line`]).
     pub fn parse_symbols(text: &str) -> Result<Grid, GridError> {
         match Self::from_plain_symbols(text.as_bytes()) {
             Some(grid) => Ok(grid),
-            None => Self::from_symbols(text.chars().filter(|c| !c.is_whitespace())),
+            None => Self::from_symbols(
+                text.lines()
+                    .filter(|line| !is_border_line(line))
+                    .flat_map(str::chars)
+                    .filter(|&c| !c.is_whitespace() && c != '|'),
+            ),
         }
     }
 
@@ -164,7 +184,7 @@ impl Grid {
         (usize::from(largest) <= size).then_some(Grid { size, cells })
     }
 
-    /// Reads a grid from its symbols, whitespace already left out.
+    /// Reads a grid from its symbols, whitespace and drawing already left out.
     fn from_symbols(symbols: impl Iterator<Item = char> + Clone) -> Result<Grid, GridError> {
         let found = symbols.clone().count();
         let Some(size) = SUPPORTED_SIZES.into_iter().find(|n| n * n == found) else {
@@ -397,6 +417,50 @@ mod tests {
         );
     }
 
+    /// `plain` drawn as on the forums: `|` between boxes, a line between bands.
+    fn drawn(plain: &str, border: &str) -> String {
+        let rows: Vec<String> = plain
+            .as_bytes()
+            .chunks(9)
+            .map(|row| {
+                let boxes: Vec<String> = row
+                    .chunks(3)
+                    .map(|part| part.iter().map(|&b| format!("{} ", b as char)).collect())
+                    .collect();
+                format!("| {}|", boxes.join("| "))
+            })
+            .collect();
+        let bands: Vec<String> = rows.chunks(3).map(|band| band.join("\n")).collect();
+        format!(
+            "{border}\n{}\n{border}\n",
+            bands.join(&format!("\n{border}\n"))
+        )
+    }
+
+    #[test]
+    fn a_grid_drawn_as_on_the_forums_reads_like_its_symbols() {
+        let plain =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let expected = Grid::parse_symbols(plain).unwrap();
+        for border in [
+            "+-------+-------+-------+",
+            "------+-------+------",
+            "======",
+        ] {
+            let text = drawn(plain, border);
+            assert_eq!(Grid::parse_symbols(&text), Ok(expected.clone()), "{text}");
+        }
+        // Dashes among symbols are no border: a `-` for a blank is named.
+        let dashed = plain.replace('.', "-");
+        assert!(matches!(
+            Grid::parse_symbols(&dashed),
+            Err(GridError::Symbol { symbol: '-', .. })
+        ));
+        assert!(is_border_line(" -----+----- "));
+        assert!(!is_border_line("+|+"));
+        assert!(!is_border_line(""));
+    }
+
     #[test]
     fn errors_say_what_and_where() {
         assert_eq!(
@@ -413,7 +477,7 @@ mod tests {
         );
         let one = Grid::parse_symbols("x").unwrap_err().to_string();
         assert!(
-            one.starts_with("not a grid: 1 character (whitespace aside)"),
+            one.starts_with("not a grid: 1 character (whitespace and grid lines aside)"),
             "{one}"
         );
         let one_row = Grid::from_rows(&[vec![Some(5)]]).unwrap_err().to_string();

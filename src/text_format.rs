@@ -1,7 +1,8 @@
 //! Plain-text puzzle layouts read and written by the command line.
 //!
 //! Three layouts are recognised on standard input:
-//! - a 9-line block of 9 digits, `0` or `.` blank (Baekjoon 2239);
+//! - a 9-line block of 9 digits, `0` or `.` blank (Baekjoon 2239), also in groups of three
+//!   or drawn as on the forums, with `|` between boxes and border lines between bands;
 //! - a 9-line block of 9 space-separated numbers, `0` or `.` blank (Baekjoon 2580);
 //! - one puzzle per line in the string notation (Norvig's and tdoku's files), where
 //!   blank lines and `#` comments are skipped, `\r\n` endings are fine, and anything after
@@ -11,7 +12,7 @@
 
 use std::borrow::Cow;
 
-use crate::grid::{Grid, GridError};
+use crate::grid::{Grid, GridError, is_border_line};
 
 /// The layout of a whole input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +37,7 @@ pub enum BlockError {
     /// Nine lines make a block but for one line that is not a row of it.
     #[error(
         "line {line} is not a row of the 9-line block the other lines make: {reason} \
-         (each row is 9 digits, 0 or . for a blank, packed or space-separated)"
+         (each row is 9 digits, 0 or . for a blank, packed, spaced or between |)"
     )]
     NotARow {
         /// The line's 1-based number in the input.
@@ -59,33 +60,46 @@ pub enum BlockError {
 /// apart: a long file is never read through here.
 const LINES_TO_TELL: usize = 2 * 9 + 1;
 
-/// Whether `line` is a row of a Baekjoon 2239 block: 9 digits or `.`, packed.
-fn is_packed_row(line: &str) -> bool {
-    line.len() == 9 && line.bytes().all(is_row_symbol)
+/// The symbols of a row of a block: its characters but whitespace and `|`.
+fn row_symbols(line: &str) -> impl Iterator<Item = char> + '_ {
+    line.chars().filter(|&c| !c.is_whitespace() && c != '|')
 }
 
-/// Whether `line` is a row of a Baekjoon 2580 block: 9 digits or `.`, space-separated.
+/// Whether `line` is a row of a 9-line block: 9 digits or `.`, packed (Baekjoon 2239),
+/// space-separated (Baekjoon 2580), in groups, or between `|` as drawn on the forums.
+fn is_row(line: &str) -> bool {
+    row_symbols(line).count() == 9 && row_symbols(line).all(is_row_symbol)
+}
+
+/// The fields of a row: what whitespace separates, `|` aside.
+fn row_fields(line: &str) -> Vec<&str> {
+    line.split(|c: char| c.is_whitespace() || c == '|')
+        .filter(|field| !field.is_empty())
+        .collect()
+}
+
+/// Whether the row `line` is written as Baekjoon 2580 writes it: single symbols, spaced.
 fn is_spaced_row(line: &str) -> bool {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    fields.len() == 9
-        && fields
-            .iter()
-            .all(|f| f.len() == 1 && is_row_symbol(f.as_bytes()[0]))
+    is_row(line) && row_fields(line).len() == 9
 }
 
-fn is_row_symbol(byte: u8) -> bool {
-    byte.is_ascii_digit() || byte == b'.'
+fn is_row_symbol(symbol: char) -> bool {
+    symbol.is_ascii_digit() || symbol == '.'
 }
 
 /// What keeps `line` from being a row of a block.
 fn row_problem(line: &str) -> String {
-    let symbols: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    // A number of several digits, in a row whose fields are spaced.
-    let number = fields.iter().find(|field| field.len() > 1);
-    if let Some(symbol) = symbols.iter().find(|&&c| !c.is_ascii_digit() && c != '.') {
+    let symbols: Vec<char> = row_symbols(line).collect();
+    let fields = row_fields(line);
+    let singles = fields.iter().filter(|field| field.len() == 1).count();
+    // A number of several digits, in a row whose other fields are single symbols.
+    let number = fields
+        .iter()
+        .find(|field| field.len() > 1 && field.bytes().all(|b| b.is_ascii_digit()));
+    if let Some(symbol) = symbols.iter().find(|&&c| !is_row_symbol(c)) {
         format!("{symbol:?} is not a digit in {line:?}")
-    } else if let Some(number) = number.filter(|_| fields.len() > 1) {
+    } else if let Some(number) = number.filter(|_| fields.len() > 1 && singles + 1 == fields.len())
+    {
         format!("{number:?} is not a single digit in {line:?}")
     } else {
         format!("{} digits instead of 9 in {line:?}", symbols.len())
@@ -93,13 +107,12 @@ fn row_problem(line: &str) -> String {
 }
 
 /// Tells which layout `input` uses: a 9-line block when it has exactly nine content lines
-/// of nine digits or `.` (each packed or spaced; the block takes the layout most of them
-/// use), otherwise one puzzle per line. Nine lines of which five or more are rows of a
+/// of nine digits or `.` (border lines aside, `|` aside; the block is written back spaced
+/// when most of its rows are), otherwise one puzzle per line. Nine lines of which five or more are rows of a
 /// block but some are not are a block with a typo, and 5 to 18 lines that are all rows a
 /// block with rows missing or too many.
 pub fn detect(input: &str) -> Result<Layout, BlockError> {
     let lines: Vec<(usize, &str)> = numbered_content_lines(input).take(LINES_TO_TELL).collect();
-    let is_row = |line: &str| is_packed_row(line) || is_spaced_row(line);
     if lines.len() != 9 {
         let rows = lines.len();
         if (5..LINES_TO_TELL).contains(&rows) && lines.iter().all(|(_, line)| is_row(line)) {
@@ -107,13 +120,12 @@ pub fn detect(input: &str) -> Result<Layout, BlockError> {
         }
         return Ok(Layout::Lines);
     }
-    let packed = lines.iter().filter(|(_, l)| is_packed_row(l)).count();
-    let spaced = lines.iter().filter(|(_, l)| is_spaced_row(l)).count();
-    let layout = match packed >= spaced {
-        true => Layout::DigitBlock,
-        false => Layout::SpacedBlock,
+    let rows = lines.iter().filter(|(_, line)| is_row(line)).count();
+    let spaced = lines.iter().filter(|(_, line)| is_spaced_row(line)).count();
+    let layout = match spaced > rows - spaced {
+        true => Layout::SpacedBlock,
+        false => Layout::DigitBlock,
     };
-    let rows = packed + spaced;
     match lines.iter().find(|(_, line)| !is_row(line)) {
         None => Ok(layout),
         Some(&(line, text)) if rows >= 5 => Err(BlockError::NotARow {
@@ -176,19 +188,20 @@ fn spaced_symbols(line: &str) -> Option<String> {
     (symbols.len() >= 4).then(|| symbols.concat())
 }
 
-/// Non-blank, non-comment lines, trimmed.
+/// Lines that are not blank, a comment or a border, trimmed.
 fn content_lines(input: &str) -> impl Iterator<Item = &str> {
     numbered_content_lines(input).map(|(_, line)| line)
 }
 
-/// Non-blank, non-comment lines, trimmed, with their 1-based line numbers.
+/// Lines that are not blank, a `#` comment or a border drawn between bands, trimmed, with
+/// their 1-based line numbers.
 fn numbered_content_lines(input: &str) -> impl Iterator<Item = (usize, &str)> {
     input
         .lines()
         .map(str::trim)
         .enumerate()
         .map(|(index, line)| (index + 1, line))
-        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#') && !is_border_line(line))
 }
 
 #[cfg(test)]
@@ -272,6 +285,54 @@ mod tests {
         for rows in [1, 4, 19, 40] {
             assert_eq!(detect(&vec![row; rows].join("\n")), Ok(Layout::Lines));
         }
+    }
+
+    #[test]
+    fn a_block_drawn_as_on_the_forums_or_in_groups_is_one_block() {
+        let drawn = "\
+5 3 . | . 7 . | . . .
+6 . . | 1 9 5 | . . .
+. 9 8 | . . . | . 6 .
+------+-------+------
+8 . . | . 6 . | . . 3
+4 . . | 8 . 3 | . . 1
+7 . . | . 2 . | . . 6
+------+-------+------
+. 6 . | . . . | 2 8 .
+. . . | 4 1 9 | . . 5
+. . . | . 8 . | . 7 9
+";
+        let grouped = "\
+53. .7. ...
+6.. 195 ...
+.98 ... .6.
+
+8.. .6. ..3
+4.. 8.3 ..1
+7.. .2. ..6
+
+.6. ... 28.
+... 419 ..5
+... .8. .79
+";
+        let expected = Grid::parse_symbols(
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        )
+        .unwrap();
+        for (input, layout) in [(drawn, Layout::SpacedBlock), (grouped, Layout::DigitBlock)] {
+            assert_eq!(detect(input), Ok(layout), "{input}");
+            assert_eq!(parse_block(input), Ok(expected.clone()), "{input}");
+        }
+        // The boxed style: `| 5 3 . | … |` between `+-------+-------+-------+` lines.
+        let boxed: String = drawn
+            .lines()
+            .map(|line| match line.starts_with('-') {
+                true => "+-------+-------+-------+\n".to_owned(),
+                false => format!("| {line} |\n"),
+            })
+            .collect();
+        assert_eq!(detect(&boxed), Ok(Layout::SpacedBlock));
+        assert_eq!(parse_block(&boxed), Ok(expected));
     }
 
     #[test]

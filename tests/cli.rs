@@ -535,6 +535,32 @@ fn dots_are_blanks_in_a_block_too() {
 }
 
 #[test]
+fn a_block_drawn_as_on_the_forums_is_one_puzzle_for_every_command() {
+    // The Baekjoon 2580 sample with `|` between boxes and a line between bands.
+    let mut drawn = String::new();
+    for (index, row) in read_data("boj/2580.in").lines().enumerate() {
+        let symbols: Vec<&str> = row.split_whitespace().collect();
+        let boxes: Vec<String> = symbols.chunks(3).map(|part| part.join(" ")).collect();
+        if index == 3 || index == 6 {
+            drawn.push_str("------+-------+------\n");
+        }
+        drawn.push_str(&format!("{}\n", boxes.join(" | ")));
+    }
+    let result = run(&["solve"], &drawn);
+    assert_eq!(result.stdout, read_data("boj/2580.out"), "input:\n{drawn}");
+    assert!(result.success, "stderr: {}", result.stderr);
+    for command in ["validate", "rate", "explain"] {
+        let result = run(&[command], &drawn);
+        assert!(result.success, "{command}: {}", result.stderr);
+        assert!(
+            !result.stderr.contains("invalid:"),
+            "{command}: {}",
+            result.stderr
+        );
+    }
+}
+
+#[test]
 fn empty_input_is_an_error() {
     for command in [&["solve"][..], &["validate"][..]] {
         let run = run(command, "# only a comment\n\n");

@@ -56,16 +56,28 @@ async fn a_rows_grid_gets_a_rows_solution() {
 }
 
 #[tokio::test]
-async fn whitespace_in_a_string_grid_is_ignored() {
-    let block: String = CLASSIC
+async fn whitespace_and_a_forum_drawing_in_a_string_grid_are_ignored() {
+    let rows: Vec<&str> = CLASSIC
         .as_bytes()
         .chunks(9)
-        .map(|row| format!("{}\n", std::str::from_utf8(row).unwrap()))
+        .map(|row| std::str::from_utf8(row).unwrap())
         .collect();
-    let body = post_json(&app(), "/solve", &json!({ "grid": block }))
-        .await
-        .json();
-    assert_eq!(body["solution"], CLASSIC_SOLUTION);
+    let block: String = rows.iter().map(|row| format!("{row}\n")).collect();
+    // `53.|.7.|...` rows, with a `---+---+---` line between bands.
+    let mut drawn = String::new();
+    for (index, row) in rows.iter().enumerate() {
+        if index == 3 || index == 6 {
+            drawn.push_str("---+---+---\n");
+        }
+        drawn.push_str(&format!("{}|{}|{}\n", &row[..3], &row[3..6], &row[6..]));
+    }
+    let app = app();
+    for grid in [block, drawn] {
+        let body = post_json(&app, "/solve", &json!({ "grid": grid }))
+            .await
+            .json();
+        assert_eq!(body["solution"], CLASSIC_SOLUTION, "{grid}");
+    }
 }
 
 #[tokio::test]
