@@ -134,8 +134,9 @@ pub(super) fn parse_line<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiErro
 }
 
 /// What a batch line that failed to parse looks like it came from: a batch sent as a JSON
-/// array (a line that opens or closes one, or ends with a `,`), or one whose line ends were
-/// taken out (objects back to back, as `curl -d` sends a file).
+/// array (a line that opens or closes one, or ends with a `,`), one whose line ends were
+/// taken out (objects back to back, as `curl -d` sends a file), or a file of puzzles sent
+/// as it is (a line that is no object at all).
 fn batch_shape_hint(bytes: &[u8]) -> Option<&'static str> {
     let line = bytes.trim_ascii();
     let joined =
@@ -146,6 +147,11 @@ fn batch_shape_hint(bytes: &[u8]) -> Option<&'static str> {
         Some(
             "a batch line is one JSON object; were its line ends taken out? (`curl -d` takes \
              them out, `curl --data-binary` keeps them)",
+        )
+    } else if !line.starts_with(b"{") {
+        Some(
+            "a batch line is a JSON object such as {\"grid\": \"53..7....\"}; `jq -Rc \
+             '{grid: .}' puzzles.txt` makes a batch of a file of puzzles, one per line",
         )
     } else {
         None
