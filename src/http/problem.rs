@@ -32,7 +32,7 @@ pub enum ApiError {
     #[error(transparent)]
     InvalidGrid(#[from] GridError),
     /// One of the request's grids is malformed (where a request has two, as `/hint`).
-    #[error("{field}: {error}")]
+    #[error("in `{field}`: {error}")]
     InvalidGridField {
         /// The request's field that holds the grid.
         field: &'static str,
@@ -63,7 +63,10 @@ pub enum ApiError {
     #[error("no technique applies to this puzzle")]
     BeyondTechniques,
     /// The solver did not finish within the request's time limit.
-    #[error("the solver did not finish within {timeout_ms} ms")]
+    #[error(
+        "the solver did not finish within {timeout_ms} ms, the lower of the request's \
+         `timeout_ms` and the server's limit (`SOLVE_TIMEOUT_MS`)"
+    )]
     SolveTimeout {
         /// The limit that applied, in milliseconds.
         timeout_ms: u128,

@@ -231,7 +231,7 @@ async fn hint_names_which_of_its_grids_is_malformed() {
             .problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_grid");
         let detail = problem["detail"].as_str().unwrap();
         assert!(
-            detail.starts_with(&format!("{field}: grid has 4 cells")),
+            detail.starts_with(&format!("in `{field}`: grid has 4 cells")),
             "{detail}"
         );
     }
