@@ -160,16 +160,20 @@ pub fn format_grid(grid: &Grid, layout: Layout) -> String {
     rows.join("\n")
 }
 
-/// The puzzles of a line-per-puzzle input: the grid field of each line, without what
-/// follows it, skipping blank and `#` comment lines; or the symbols of a spaced line.
-pub fn puzzle_lines(input: &str) -> impl Iterator<Item = Cow<'_, str>> {
-    content_lines(input).map(|line| match spaced_symbols(line) {
-        Some(symbols) => Cow::Owned(symbols),
-        None => Cow::Borrowed(
-            line.bytes()
-                .position(is_field_separator)
-                .map_or(line, |end| &line[..end]),
-        ),
+/// The puzzles of a line-per-puzzle input, with their 1-based line numbers: the grid field
+/// of each line, without what follows it, skipping blank and `#` comment lines; or the
+/// symbols of a spaced line.
+pub fn puzzle_lines(input: &str) -> impl Iterator<Item = (usize, Cow<'_, str>)> {
+    numbered_content_lines(input).map(|(number, line)| {
+        let puzzle = match spaced_symbols(line) {
+            Some(symbols) => Cow::Owned(symbols),
+            None => Cow::Borrowed(
+                line.bytes()
+                    .position(is_field_separator)
+                    .map_or(line, |end| &line[..end]),
+            ),
+        };
+        (number, puzzle)
     })
 }
 
@@ -212,14 +216,14 @@ mod tests {
     fn trailing_fields_and_comments_are_skipped() {
         let input = "# header\r\n\r\n1.3:2:xyz\r\nab\tname here\r\n";
         let puzzles: Vec<_> = puzzle_lines(input).collect();
-        assert_eq!(puzzles, ["1.3", "ab"]);
+        assert_eq!(puzzles, [(3, "1.3".into()), (4, "ab".into())]);
     }
 
     #[test]
     fn a_line_of_spaced_symbols_is_one_grid() {
         let row = "5 3 . . 7 . . . .";
         let input = format!("{row} {row}\n1 2 3\n1\t2 3 4\n6 x 7 8\n{row}\tname 1 2 3 4\n");
-        let puzzles: Vec<_> = puzzle_lines(&input).collect();
+        let puzzles: Vec<_> = puzzle_lines(&input).map(|(_, puzzle)| puzzle).collect();
         assert_eq!(
             puzzles,
             ["53..7....53..7....", "1", "1234", "6x78", "53..7...."]

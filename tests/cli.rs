@@ -133,11 +133,12 @@ fn a_mixed_puzzle_file_gets_one_answer_per_puzzle_in_input_order() {
     let lines: Vec<&str> = result.stdout.lines().collect();
     assert_eq!(lines.len(), 5, "stdout: {}", result.stdout);
     assert_eq!(assert_answer_solves(&top95[0], lines[0]), "");
-    assert!(lines[1].starts_with("invalid: "), "{}", lines[1]);
+    // Each names its line of the input, comment and blank lines counted.
+    assert!(lines[1].starts_with("invalid: line 4: "), "{}", lines[1]);
     for part in ["'x'", "r3c6"] {
         assert!(lines[1].contains(part), "{:?} lacks {part}", lines[1]);
     }
-    assert!(lines[2].starts_with("invalid: "), "{}", lines[2]);
+    assert!(lines[2].starts_with("invalid: line 5: "), "{}", lines[2]);
     assert!(lines[2].contains("80"), "{:?} names the length", lines[2]);
     assert_eq!(lines[3], "unsolvable");
     assert_eq!(assert_answer_solves(&easy50[0], lines[4]), "");
@@ -320,11 +321,16 @@ fn validate_answers_each_line_of_a_puzzle_file() {
     let top95 = read_puzzles("9x9/top95.txt");
     // The first puzzle starts `4.....8.5`: a second 4 in column 3 of row 0 clashes in the row.
     let clash = with_symbol(&top95[0].text, 3, '4');
-    let input = format!("{}\n{clash}\n{}\n", top95[0].text, top95[1].text);
+    let input = format!("{}\n{clash}\n\n{}\n12\n", top95[0].text, top95[1].text);
     let result = run(&["validate"], &input);
     assert!(!result.success);
     let lines: Vec<&str> = result.stdout.lines().collect();
-    assert_eq!(lines.len(), 3, "stdout: {}", result.stdout);
+    assert_eq!(lines.len(), 4, "stdout: {}", result.stdout);
+    assert!(
+        lines[3].starts_with("invalid: line 5: grid has 2 cells"),
+        "{}",
+        lines[3]
+    );
     assert_eq!(lines[0], "valid");
     assert!(
         lines[1].contains("row 1 has 4 at r1c1 r1c4"),
@@ -639,6 +645,13 @@ fn a_puzzle_that_cannot_be_rated_gets_an_error_line_and_the_run_goes_on() {
     assert!(lines[1]["se"].is_number());
     assert_eq!(lines[2]["code"], "invalid_grid");
     assert!(result.stderr.contains("1 rated"), "{}", result.stderr);
+    // As text, a grid that cannot be read names its line.
+    let text = run(&["rate"], &input).stdout;
+    let third = text.lines().nth(2).unwrap_or_default();
+    assert!(
+        third.starts_with("error: line 3: grid has 2 cells"),
+        "{text}"
+    );
 }
 
 #[test]

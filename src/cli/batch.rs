@@ -93,10 +93,11 @@ impl Tally {
     }
 }
 
-/// How one puzzle line is answered: it counts how the puzzle ended and writes its answer
-/// (without a line end); the flag is raised when the run is abandoned, and long work
-/// should stop then.
-pub(super) type Answer<'a> = dyn Fn(&str, &Arc<AtomicBool>, &mut Tally, &mut Vec<u8>) + Sync + 'a;
+/// How one puzzle line is answered, given its 1-based number in the input (for its error
+/// to name) and its puzzle: it counts how the puzzle ended and writes its answer (without a
+/// line end); the flag is raised when the run is abandoned, and long work should stop then.
+pub(super) type Answer<'a> =
+    dyn Fn(usize, &str, &Arc<AtomicBool>, &mut Tally, &mut Vec<u8>) + Sync + 'a;
 
 /// Answers every puzzle line of `input` with `answer` on `threads` workers, which take
 /// chunks of about `chunk_bytes` at a time, and writes one answer line per puzzle to `out`,
@@ -109,7 +110,7 @@ pub(super) fn answer_lines(
     show_progress: bool,
     out: &mut impl Write,
 ) -> io::Result<Tally> {
-    let chunks = cut_at_line_ends(input, chunk_bytes);
+    let chunks = numbered(cut_at_line_ends(input, chunk_bytes));
     let mut sink = Sink {
         out,
         progress: progress_bar(input, show_progress),
@@ -119,7 +120,7 @@ pub(super) fn answer_lines(
     let abandoned = Arc::new(AtomicBool::new(false));
     let written = if threads <= 1 {
         // One worker: the calling thread solves and writes, with no hand-off between threads.
-        chunks.iter().try_for_each(|chunk| {
+        chunks.iter().try_for_each(|&chunk| {
             let (text, tally) = answer_chunk(chunk, answer, &abandoned);
             sink.write(&text, tally)
         })
@@ -129,6 +130,19 @@ pub(super) fn answer_lines(
     sink.progress.finish_and_clear();
     written.and_then(|()| sink.out.flush())?;
     Ok(sink.total)
+}
+
+/// `pieces` of an input, each with the 1-based number of its first line.
+fn numbered(pieces: Vec<&str>) -> Vec<(usize, &str)> {
+    let mut first_line = 1;
+    pieces
+        .into_iter()
+        .map(|piece| {
+            let numbered = (first_line, piece);
+            first_line += memchr::memchr_iter(b'\n', piece.as_bytes()).count();
+            numbered
+        })
+        .collect()
 }
 
 /// `input` cut into pieces of whole lines: each piece but the last ends just after the
@@ -154,7 +168,7 @@ fn cut_at_line_ends(input: &str, size: usize) -> Vec<&str> {
 
 /// Answers `chunks` on `threads` workers; the calling thread writes their answers in order.
 fn answer_chunks_in_parallel(
-    chunks: &[&str],
+    chunks: &[(usize, &str)],
     answer: &Answer<'_>,
     threads: usize,
     abandoned: &Arc<AtomicBool>,
@@ -236,15 +250,25 @@ impl<W: Write> Sink<'_, W> {
     }
 }
 
-/// The answers to the puzzle lines of `chunk` (UTF-8 text), a line each, and how they
-/// ended.
-fn answer_chunk(chunk: &str, answer: &Answer<'_>, stop: &Arc<AtomicBool>) -> (Vec<u8>, Tally) {
+/// The answers to the puzzle lines of `chunk` (UTF-8 text whose first line is line
+/// `first_line` of the input), a line each, and how they ended.
+fn answer_chunk(
+    (first_line, chunk): (usize, &str),
+    answer: &Answer<'_>,
+    stop: &Arc<AtomicBool>,
+) -> (Vec<u8>, Tally) {
     // A start: an answer is about as long as its line (longer with `--unique`, shorter
     // after a trailing field).
     let mut text = Vec::with_capacity(chunk.len());
     let mut tally = Tally::default();
-    for puzzle in text_format::puzzle_lines(chunk) {
-        answer(&puzzle, stop, &mut tally, &mut text);
+    for (number, puzzle) in text_format::puzzle_lines(chunk) {
+        answer(
+            first_line + number - 1,
+            &puzzle,
+            stop,
+            &mut tally,
+            &mut text,
+        );
         text.push(b'\n');
     }
     (text, tally)
@@ -303,11 +327,17 @@ mod tests {
     fn pieces_hold_the_same_puzzle_lines_as_the_whole_input() {
         let input = "# heading é\n\n1.2\r\n  \n#x\nαβγ:tail\n345\n\n6\t7\n89";
         let whole: Vec<_> = text_format::puzzle_lines(input).collect();
-        assert_eq!(whole, ["1.2", "αβγ", "345", "6", "89"]);
+        let puzzles: Vec<&str> = whole.iter().map(|(_, puzzle)| puzzle.as_ref()).collect();
+        assert_eq!(puzzles, ["1.2", "αβγ", "345", "6", "89"]);
+        let numbers: Vec<usize> = whole.iter().map(|&(number, _)| number).collect();
+        assert_eq!(numbers, [3, 6, 7, 9, 10]);
         for size in 1..input.len() + 2 {
-            let pieces: Vec<_> = cut_at_line_ends(input, size)
+            let pieces: Vec<_> = numbered(cut_at_line_ends(input, size))
                 .into_iter()
-                .flat_map(text_format::puzzle_lines)
+                .flat_map(|(first_line, piece)| {
+                    text_format::puzzle_lines(piece)
+                        .map(move |(number, puzzle)| (first_line + number - 1, puzzle))
+                })
                 .collect();
             assert_eq!(pieces, whole, "size {size}");
         }

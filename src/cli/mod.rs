@@ -156,10 +156,13 @@ pub fn solve(
     if layout == Layout::Lines {
         let threads = worker_threads(args.threads);
         let started = Instant::now();
-        let solve =
-            |puzzle: &str, stop: &Arc<AtomicBool>, tally: &mut batch::Tally, text: &mut Vec<u8>| {
-                solve_line(puzzle, &options, args, stop, tally, text);
-            };
+        let solve = |line: usize,
+                     puzzle: &str,
+                     stop: &Arc<AtomicBool>,
+                     tally: &mut batch::Tally,
+                     text: &mut Vec<u8>| {
+            solve_line((line, puzzle), &options, args, stop, tally, text);
+        };
         let chunk_bytes = batch::SOLVE_CHUNK_BYTES;
         let show_progress = io::stderr().is_terminal();
         let tally = batch::answer_lines(input, &solve, chunk_bytes, threads, show_progress, out)?;
@@ -205,9 +208,10 @@ pub fn solve(
     }
 }
 
-/// Solves one puzzle, counts how it ended and writes its answer (without a line end).
+/// Solves the puzzle of an input line (its number, and the puzzle), counts how it ended
+/// and writes its answer (without a line end).
 fn solve_line(
-    puzzle: &str,
+    (line, puzzle): (usize, &str),
     options: &SolveOptions,
     args: &SolveArgs,
     stop: &Arc<AtomicBool>,
@@ -218,7 +222,7 @@ fn solve_line(
         Ok(grid) => grid,
         Err(error) => {
             tally.invalid += 1;
-            write!(out, "invalid: {error}").expect("writing to a Vec cannot fail");
+            write!(out, "invalid: line {line}: {error}").expect("writing to a Vec cannot fail");
             return;
         }
     };
@@ -252,9 +256,12 @@ pub fn validate_input(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<Status> {
-    let puzzles: Vec<Cow<str>> = match text_format::detect(input) {
-        Ok(Layout::Lines) => text_format::puzzle_lines(input).collect(),
-        Ok(Layout::DigitBlock | Layout::SpacedBlock) => vec![Cow::Borrowed(input)],
+    // Each puzzle with the number of its line; a block's rows are known to be whole.
+    let puzzles: Vec<(Option<usize>, Cow<str>)> = match text_format::detect(input) {
+        Ok(Layout::Lines) => text_format::puzzle_lines(input)
+            .map(|(line, puzzle)| (Some(line), puzzle))
+            .collect(),
+        Ok(Layout::DigitBlock | Layout::SpacedBlock) => vec![(None, Cow::Borrowed(input))],
         Err(error) => {
             writeln!(err, "invalid: {error}")?;
             return Ok(Status::Failure);
@@ -265,14 +272,15 @@ pub fn validate_input(
         return Ok(Status::Failure);
     }
     let mut valid = 0;
-    for puzzle in &puzzles {
-        let text = match text_format::parse_block(puzzle) {
-            Ok(grid) => {
+    for (line, puzzle) in &puzzles {
+        let text = match (text_format::parse_block(puzzle), line) {
+            (Ok(grid), _) => {
                 let verdict = validate(&grid);
                 valid += usize::from(verdict.valid);
                 verdict::describe_validation(&verdict)
             }
-            Err(error) => format!("invalid: {error}"),
+            (Err(error), Some(line)) => format!("invalid: line {line}: {error}"),
+            (Err(error), None) => format!("invalid: {error}"),
         };
         writeln!(out, "{text}")?;
     }

@@ -86,7 +86,11 @@ pub fn rate(
         }
     };
     let input = block.as_deref().unwrap_or(input);
-    let answer = |puzzle: &str, stop: &Arc<AtomicBool>, tally: &mut Tally, text: &mut Vec<u8>| {
+    let answer = |line: usize,
+                  puzzle: &str,
+                  stop: &Arc<AtomicBool>,
+                  tally: &mut Tally,
+                  text: &mut Vec<u8>| {
         let rated = Grid::parse_symbols(puzzle)
             .map_err(|error| (error.to_string(), "invalid_grid"))
             .and_then(|grid| {
@@ -108,6 +112,8 @@ pub fn rate(
         let line = match (&rated, args.json) {
             (Ok(rating), false) => rating_line(rating),
             (Ok(rating), true) => serde_json::to_string(&rate_response(rating)).expect("JSON"),
+            // A grid that cannot be read is a typo to find in the input.
+            (Err((message, "invalid_grid")), false) => format!("error: line {line}: {message}"),
             (Err((message, _)), false) => format!("error: {message}"),
             (Err((message, code)), true) => json!({ "error": message, "code": code }).to_string(),
         };
@@ -156,7 +162,7 @@ fn one_puzzle(input: &str) -> Result<Grid, Failure> {
     }
     let mut lines = text_format::puzzle_lines(input);
     match (lines.next(), lines.next()) {
-        (Some(line), None) => {
+        (Some((_, line)), None) => {
             Grid::parse_symbols(&line).map_err(|error| invalid(error.to_string()))
         }
         (None, _) => Err(("error", NO_PUZZLES.to_owned(), "invalid_grid")),
