@@ -7,7 +7,7 @@
 //! The body is read as a stream, one line at a time (a line may be as long as a single
 //! request's body, and every line held counts against the server's body budget), so
 //! memory follows the work in flight, not the batch's size.
-//! The lines that have arrived together are answered in groups of up to [`GROUP`], one
+//! The lines that have arrived together are answered in groups (see [`LineWork`]), one
 //! task per group, through the same solver pool as single requests, at most [`window`]
 //! groups at once; answers go out in input order as soon as every line before theirs is
 //! answered. When the answer is dropped (the client went away), the tasks of the groups
@@ -38,15 +38,32 @@ use super::{AppState, Limits};
 /// The media type of batch bodies and their answers.
 const APPLICATION_NDJSON: &str = "application/x-ndjson";
 
-/// The most lines answered by one task, and written in one piece: more 9×9 lines than one
-/// read from the connection holds (about 170 in 16 KiB), so such a read makes one group,
-/// one task and one write. Smaller groups cost more in thread wake-ups and system calls
-/// than they gain in spreading the lines over the solvers, which the next reads' groups do.
-const GROUP: usize = 256;
+/// How long the lines of a batch endpoint take, which sets how many one task answers.
+#[derive(Debug, Clone, Copy)]
+pub enum LineWork {
+    /// Microseconds (a solve, a check): the lines of one read from the connection, up to
+    /// 256 (more 9×9 lines than 16 KiB holds), are one group, one task and one write. Smaller
+    /// groups cost more in thread wake-ups and system calls than a line's work, and the
+    /// next reads' groups spread over the solvers anyway.
+    Light,
+    /// Milliseconds and more (a rating, an explanation): a task per line, so that the lines
+    /// of one read spread over every solver.
+    Heavy,
+}
+
+impl LineWork {
+    /// The most lines one task answers.
+    fn group(self) -> usize {
+        match self {
+            LineWork::Light => 256,
+            LineWork::Heavy => 1,
+        }
+    }
+}
 
 /// The route of a batch endpoint whose lines are answered by `answer`, the work of the
-/// single endpoint without its HTTP.
-pub fn route<Req, Resp, F, Fut>(answer: F) -> MethodRouter<AppState>
+/// single endpoint without its HTTP, which takes about as long as `work` says.
+pub fn route<Req, Resp, F, Fut>(answer: F, work: LineWork) -> MethodRouter<AppState>
 where
     Req: DeserializeOwned + Send + 'static,
     Resp: Serialize + Send + 'static,
@@ -54,7 +71,7 @@ where
     Fut: Future<Output = Result<Resp, ApiError>> + Send + 'static,
 {
     post(move |State(state): State<AppState>, request: Request| {
-        answer_batch(state, request, answer)
+        answer_batch(state, request, answer, work)
     })
 }
 
@@ -73,6 +90,7 @@ async fn answer_batch<Req, Resp, F, Fut>(
     state: AppState,
     request: Request,
     answer: F,
+    work: LineWork,
 ) -> Result<Response, ApiError>
 where
     Req: DeserializeOwned + Send + 'static,
@@ -94,9 +112,8 @@ where
     });
     let lines = futures_util::stream::iter(first).chain(rest);
     let answers = lines
-        // The lines that have arrived together are answered together, one task each
-        // group: a task and a write per line would cost more than a line's solve.
-        .ready_chunks(GROUP)
+        // The lines that have arrived together are answered in groups, one task each.
+        .ready_chunks(work.group())
         .map(move |group| {
             let numbers: Vec<usize> = group.iter().map(|(number, _)| *number).collect();
             let task = tokio::spawn(answer_group(state.clone(), group, answer));

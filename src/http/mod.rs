@@ -31,6 +31,7 @@ use axum::handler::Handler;
 use axum::http::{Method, Uri};
 use axum::routing::{MethodFilter, MethodRouter, on};
 
+use batch::LineWork;
 use body::BodyBudget;
 pub use dto::GridOutput;
 pub use explain::{explain_response, rate_response};
@@ -165,10 +166,19 @@ fn endpoints() -> Vec<Endpoint> {
         endpoint(Method::POST, "/validate", validate::validate_grid),
         endpoint(Method::POST, "/rate", explain::rate),
         endpoint(Method::POST, "/explain", explain::explain),
-        batch_endpoint("/solve/batch", batch::route(solve::answer)),
-        batch_endpoint("/validate/batch", batch::route(validate::answer)),
-        batch_endpoint("/rate/batch", batch::route(explain::rate_answer)),
-        batch_endpoint("/explain/batch", batch::route(explain::explain_answer)),
+        batch_endpoint("/solve/batch", batch::route(solve::answer, LineWork::Light)),
+        batch_endpoint(
+            "/validate/batch",
+            batch::route(validate::answer, LineWork::Light),
+        ),
+        batch_endpoint(
+            "/rate/batch",
+            batch::route(explain::rate_answer, LineWork::Heavy),
+        ),
+        batch_endpoint(
+            "/explain/batch",
+            batch::route(explain::explain_answer, LineWork::Heavy),
+        ),
         endpoint(Method::POST, "/hint", explain::hint),
         endpoint(Method::POST, "/generate", generate::generate),
         endpoint(Method::GET, "/healthz", ops::healthz),
