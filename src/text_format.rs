@@ -1,9 +1,10 @@
 //! Plain-text puzzle layouts read and written by the command line.
 //!
-//! Three layouts are recognised on standard input:
+//! Four layouts are recognised on standard input:
 //! - a 9-line block of 9 digits, `0` or `.` blank (Baekjoon 2239), also in groups of three
 //!   or drawn as on the forums, with `|` between boxes and border lines between bands;
 //! - a 9-line block of 9 space-separated numbers, `0` or `.` blank (Baekjoon 2580);
+//! - a 4×4, 16×16 or 25×25 grid a row a line;
 //! - one puzzle per line in the string notation (Norvig's and tdoku's files), where
 //!   blank lines and `#` comments are skipped, `\r\n` endings are fine, and anything after
 //!   the grid (a tab, space, `:`, `,` or `;` and what follows) is ignored; a line that
@@ -21,6 +22,8 @@ pub enum Layout {
     DigitBlock,
     /// 9 lines of 9 space-separated numbers (Baekjoon 2580).
     SpacedBlock,
+    /// N lines of N symbols, for a 4×4, 16×16 or 25×25 grid.
+    SymbolBlock,
     /// One puzzle per line.
     Lines,
 }
@@ -56,9 +59,9 @@ pub enum BlockError {
     },
 }
 
-/// Content lines enough to tell a block, a block a few rows off, and a file of puzzles
-/// apart: a long file is never read through here.
-const LINES_TO_TELL: usize = 2 * 9 + 1;
+/// Content lines enough to tell a block (25 lines at most), a block a few rows off, and a
+/// file of puzzles apart: a long file is never read through here.
+const LINES_TO_TELL: usize = 25 + 1;
 
 /// The symbols of a row of a block: its characters but whitespace and `|`.
 fn row_symbols(line: &str) -> impl Iterator<Item = char> + '_ {
@@ -108,14 +111,18 @@ fn row_problem(line: &str) -> String {
 
 /// Tells which layout `input` uses: a 9-line block when it has exactly nine content lines
 /// of nine digits or `.` (border lines aside, `|` aside; the block is written back spaced
-/// when most of its rows are), otherwise one puzzle per line. Nine lines of which five or more are rows of a
-/// block but some are not are a block with a typo, and 5 to 18 lines that are all rows a
-/// block with rows missing or too many.
+/// when most of its rows are), an N-line block of another size (see [`is_other_block`]),
+/// otherwise one puzzle per line. Nine lines of which five or more are rows of a block but
+/// some are not are a block with a typo, and 5 to 18 lines that are all rows a block with
+/// rows missing or too many.
 pub fn detect(input: &str) -> Result<Layout, BlockError> {
     let lines: Vec<(usize, &str)> = numbered_content_lines(input).take(LINES_TO_TELL).collect();
+    if is_other_block(&lines) {
+        return Ok(Layout::SymbolBlock);
+    }
     if lines.len() != 9 {
         let rows = lines.len();
-        if (5..LINES_TO_TELL).contains(&rows) && lines.iter().all(|(_, line)| is_row(line)) {
+        if (5..=2 * 9).contains(&rows) && lines.iter().all(|(_, line)| is_row(line)) {
             return Err(BlockError::RowCount { rows });
         }
         return Ok(Layout::Lines);
@@ -136,7 +143,20 @@ pub fn detect(input: &str) -> Result<Layout, BlockError> {
     }
 }
 
-/// Reads a 9-line block (either block layout) as one grid.
+/// Whether `lines` are the rows of a 4×4, 16×16 or 25×25 grid: N lines of N symbols
+/// (whitespace and `|` aside). Sixteen lines of 16 symbols could also be sixteen 4×4
+/// puzzles, so they are a block only when some symbol is none of a 4×4 grid's.
+fn is_other_block(lines: &[(usize, &str)]) -> bool {
+    let size = lines.len();
+    let symbols = || lines.iter().flat_map(|(_, line)| row_symbols(line));
+    [4, 16, 25].contains(&size)
+        && lines
+            .iter()
+            .all(|(_, line)| row_symbols(line).count() == size)
+        && (size != 16 || symbols().any(|c| !matches!(c, '0'..='4' | '.')))
+}
+
+/// Reads a block (any block layout) as one grid.
 pub fn parse_block(input: &str) -> Result<Grid, GridError> {
     let symbols: String = content_lines(input).collect();
     Grid::parse_symbols(&symbols)
@@ -148,6 +168,13 @@ pub fn format_grid(grid: &Grid, layout: Layout) -> String {
         Layout::DigitBlock => "",
         Layout::SpacedBlock => " ",
         Layout::Lines => return grid.to_symbols(),
+        Layout::SymbolBlock => {
+            let symbols = grid.to_symbols();
+            let rows: Vec<&str> = (0..grid.size())
+                .map(|row| &symbols[row * grid.size()..(row + 1) * grid.size()])
+                .collect();
+            return rows.join("\n");
+        }
     };
     let rows: Vec<String> = grid
         .to_rows()
@@ -337,6 +364,25 @@ mod tests {
             .collect();
         assert_eq!(detect(&boxed), Ok(Layout::SpacedBlock));
         assert_eq!(parse_block(&boxed), Ok(expected));
+    }
+
+    #[test]
+    fn n_lines_of_n_symbols_are_a_block_of_another_size() {
+        let rows = |size: usize, row: &str| vec![row; size].join("\n");
+        assert_eq!(detect(&rows(4, "1 . | . 4")), Ok(Layout::SymbolBlock));
+        assert_eq!(detect(&rows(25, &"P".repeat(25))), Ok(Layout::SymbolBlock));
+        assert_eq!(
+            detect(&rows(16, "..G.A...........")),
+            Ok(Layout::SymbolBlock)
+        );
+        // Sixteen 4×4 puzzles, one a line.
+        assert_eq!(detect(&rows(16, "1...2...3...4...")), Ok(Layout::Lines));
+        assert_eq!(detect(&rows(15, "..G.A...........")), Ok(Layout::Lines));
+        let grid = Grid::parse_symbols("1234341221434321").unwrap();
+        assert_eq!(
+            format_grid(&grid, Layout::SymbolBlock),
+            "1234\n3412\n2143\n4321"
+        );
     }
 
     #[test]

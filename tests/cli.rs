@@ -224,6 +224,25 @@ fn sixteen_and_twenty_five_by_twenty_five_puzzles_are_answered_in_letters() {
 }
 
 #[test]
+fn a_16x16_or_25x25_grid_written_a_row_a_line_is_one_puzzle() {
+    for file in [
+        "16x16/16x16-100puzzles-vu-kr.txt",
+        "25x25/25x25-grid-1.line.txt",
+    ] {
+        let puzzle = &read_puzzles(file)[0];
+        let size = (puzzle.text.len() as f64).sqrt() as usize;
+        let block: String = (0..size)
+            .map(|row| format!("{}\n", &puzzle.text[row * size..(row + 1) * size]))
+            .collect();
+        let result = run(&["solve"], &block);
+        assert!(result.success, "{file}: {}", result.stderr);
+        let rows: Vec<&str> = result.stdout.lines().collect();
+        assert_eq!(rows.len(), size, "{file}: {}", result.stdout);
+        assert_eq!(assert_answer_solves(puzzle, &rows.concat()), "", "{file}");
+    }
+}
+
+#[test]
 fn unique_flag_tells_several_solutions_from_one() {
     let serg = &read_puzzles("9x9/serg_multisolution.txt")[0];
     let top95 = &read_puzzles("9x9/top95.txt")[0];

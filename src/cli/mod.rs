@@ -261,7 +261,9 @@ pub fn validate_input(
         Ok(Layout::Lines) => text_format::puzzle_lines(input)
             .map(|(line, puzzle)| (Some(line), puzzle))
             .collect(),
-        Ok(Layout::DigitBlock | Layout::SpacedBlock) => vec![(None, Cow::Borrowed(input))],
+        Ok(Layout::DigitBlock | Layout::SpacedBlock | Layout::SymbolBlock) => {
+            vec![(None, Cow::Borrowed(input))]
+        }
         Err(error) => {
             writeln!(err, "invalid: {error}")?;
             return Ok(Status::Failure);

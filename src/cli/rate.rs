@@ -135,14 +135,16 @@ pub fn rate(
     })
 }
 
-/// The one puzzle of `input` when it is a 9-line block (`None` when it holds a puzzle a
-/// line), or why it cannot be read.
+/// The one puzzle of `input` when it is a block (`None` when it holds a puzzle a line), or
+/// why it cannot be read.
 fn block_puzzle(input: &str) -> Result<Option<Grid>, String> {
     match text_format::detect(input).map_err(|error| error.to_string())? {
         Layout::Lines => Ok(None),
-        Layout::DigitBlock | Layout::SpacedBlock => text_format::parse_block(input)
-            .map(Some)
-            .map_err(|error| error.to_string()),
+        Layout::DigitBlock | Layout::SpacedBlock | Layout::SymbolBlock => {
+            text_format::parse_block(input)
+                .map(Some)
+                .map_err(|error| error.to_string())
+        }
     }
 }
 
