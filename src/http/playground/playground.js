@@ -282,15 +282,22 @@
 
   const puzzleText = () => text(state.givens.some(Boolean) ? state.givens : state.values);
 
-  async function load(puzzle) {
-    const answer = await call('validate', { grid: puzzle });
+  // The symbols of a grid as the API reads them: whitespace, `|` and the border lines of a
+  // grid drawn as on the forums (`------+-------+------`) aside.
+  const isBorderLine = (line) => /[-=]/.test(line) && /^[\s|+=-]*$/.test(line);
+  const symbolsOf = (text) =>
+    text.split('\n').filter((line) => !isBorderLine(line)).join('').replace(/[\s|]/g, '');
+
+  async function load(text) {
+    const answer = await call('validate', { grid: text });
     if (!answer) return;
-    if (puzzle.replace(/\s/g, '').length === 625) {
+    const puzzle = symbolsOf(text);
+    if (puzzle.length === 625) {
       showError('This board shows 4×4, 9×9 and 16×16 grids; send 25×25 grids to the API directly.');
       return;
     }
     change(() => {
-      setPuzzle(puzzle.replace(/\s/g, ''));
+      setPuzzle(puzzle);
       showConflicts(answer.conflicts);
     });
     say(answer.valid ? `Loaded a puzzle with ${state.givens.filter(Boolean).length} givens.` : conflictSentence(answer.conflicts));
