@@ -59,6 +59,8 @@ pub enum PoolError {
     TimedOut {
         /// The limit that applied.
         limit: Duration,
+        /// How much of it went waiting for a solver, which other runs held.
+        waited: Duration,
     },
     /// The work panicked on its blocking thread.
     #[error("the work panicked: {0}")]
@@ -141,16 +143,17 @@ impl SolverPool {
     {
         let bounds = &self.0;
         let deadline = Instant::now() + limit;
-        let timed_out = PoolError::TimedOut { limit };
         let _admitted = Arc::clone(&bounds.admission)
             .try_acquire_owned()
             .map_err(|_| PoolError::Overloaded {
                 retry_after: whole_seconds(bounds.time_limit),
             })?;
+        let mut waited = Duration::ZERO;
+        let timed_out = |waited| PoolError::TimedOut { limit, waited };
         let slot = bounds
-            .wait_for(&bounds.slots, deadline)
+            .wait_for(&bounds.slots, deadline, &mut waited)
             .await
-            .ok_or_else(|| timed_out.clone())?;
+            .ok_or_else(|| timed_out(waited))?;
         // Within one poll of this future, so it cannot be abandoned halfway: no flag.
         let quick_end = Instant::now() + QUICK_ATTEMPT;
         let quick = work(&Cancellation::none().with_deadline(quick_end.min(deadline)));
@@ -159,17 +162,19 @@ impl SolverPool {
         }
         drop(slot);
         if quick_end >= deadline {
-            return Err(timed_out);
+            return Err(timed_out(waited));
         }
 
         // Raised if this future is dropped (the client went away) while work runs.
         let abandoned = Arc::new(AtomicBool::new(false));
         let _cancel_on_drop = CancelOnDrop(Arc::clone(&abandoned));
         let cancel = Cancellation::none().with_flag(abandoned);
-        let long_slot = bounds.wait_for(&bounds.long_slots, deadline).await;
-        let slot = bounds.wait_for(&bounds.slots, deadline).await;
+        let long_slot = bounds
+            .wait_for(&bounds.long_slots, deadline, &mut waited)
+            .await;
+        let slot = bounds.wait_for(&bounds.slots, deadline, &mut waited).await;
         let (Some(long_slot), Some(slot)) = (long_slot, slot) else {
-            return Err(timed_out);
+            return Err(timed_out(waited));
         };
         let run = tokio::task::spawn_blocking(move || {
             // The permits live in this closure: they are held until the thread is free.
@@ -178,7 +183,7 @@ impl SolverPool {
         });
         match run.await {
             Ok(Some(result)) => Ok(result),
-            Ok(None) => Err(timed_out),
+            Ok(None) => Err(timed_out(waited)),
             Err(error) => Err(PoolError::Panicked(error.to_string())),
         }
     }
@@ -191,23 +196,28 @@ fn whole_seconds(limit: Duration) -> Duration {
 }
 
 impl Bounds {
-    /// A permit of `semaphore`, waited for until `deadline` (counted as waiting meanwhile);
-    /// `None` when the deadline came first. A free permit is taken without a timer.
+    /// A permit of `semaphore`, waited for until `deadline` (counted as waiting meanwhile,
+    /// and the time added to `waited`); `None` when the deadline came first. A free permit
+    /// is taken without a timer or a clock reading.
     async fn wait_for(
         &self,
         semaphore: &Arc<Semaphore>,
         deadline: Instant,
+        waited: &mut Duration,
     ) -> Option<OwnedSemaphorePermit> {
         if let Ok(permit) = Arc::clone(semaphore).try_acquire_owned() {
             return Some(permit);
         }
         let _waiting = Waiting::count(&self.waiting);
+        let started = Instant::now();
         let permit = Arc::clone(semaphore).acquire_owned();
         // Boxed: only waits pay for the timer, and every caller's future stays small.
-        Box::pin(tokio::time::timeout_at(deadline.into(), permit))
+        let permit = Box::pin(tokio::time::timeout_at(deadline.into(), permit))
             .await
             .ok()
-            .map(|permit| permit.expect("the pool's semaphores are never closed"))
+            .map(|permit| permit.expect("the pool's semaphores are never closed"));
+        *waited += started.elapsed();
+        permit
     }
 }
 
@@ -349,8 +359,12 @@ mod tests {
             "a run outlived its time limit",
         )
         .await;
-        assert_eq!(first, Err(PoolError::TimedOut { limit }));
-        assert_eq!(second, Err(PoolError::TimedOut { limit }));
+        for result in [first, second] {
+            assert!(
+                matches!(result, Err(PoolError::TimedOut { limit: l, .. }) if l == limit),
+                "{result:?}"
+            );
+        }
         assert_eq!(running.load(Ordering::SeqCst), 0);
     }
 

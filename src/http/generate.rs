@@ -88,8 +88,9 @@ pub async fn generate(
         })
         .await
         .map_err(|error| match error {
-            PoolError::TimedOut { limit } => ApiError::GenerateTimeout {
+            PoolError::TimedOut { limit, waited } => ApiError::GenerateTimeout {
                 timeout_ms: limit.as_millis(),
+                waited_ms: waited.as_millis(),
                 made: made.load(Ordering::Relaxed),
                 count,
                 options,

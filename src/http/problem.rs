@@ -65,17 +65,22 @@ pub enum ApiError {
     /// The solver did not finish within the request's time limit.
     #[error(
         "the solver did not finish within {timeout_ms} ms, the lower of the request's \
-         `timeout_ms` and the server's limit (`SOLVE_TIMEOUT_MS`)"
+         `timeout_ms` and the server's limit (`SOLVE_TIMEOUT_MS`){}",
+        spent_waiting(*waited_ms)
     )]
     SolveTimeout {
         /// The limit that applied, in milliseconds.
         timeout_ms: u128,
+        /// How much of it went waiting for a solver, in milliseconds.
+        waited_ms: u128,
     },
     /// Not every puzzle asked for was found within the generation time limit.
-    #[error("{}", generate_timeout(*timeout_ms, *made, *count, options))]
+    #[error("{}", generate_timeout(*timeout_ms, *waited_ms, *made, *count, options))]
     GenerateTimeout {
         /// The limit that applied, in milliseconds.
         timeout_ms: u128,
+        /// How much of it went waiting for a solver, in milliseconds.
+        waited_ms: u128,
         /// The puzzles made by then.
         made: usize,
         /// The puzzles asked for.
@@ -189,8 +194,9 @@ impl From<PoolError> for ApiError {
                 what: "every solver is busy and the wait queue is full",
                 retry_after_secs: retry_after.as_secs(),
             },
-            PoolError::TimedOut { limit } => ApiError::SolveTimeout {
+            PoolError::TimedOut { limit, waited } => ApiError::SolveTimeout {
                 timeout_ms: limit.as_millis(),
+                waited_ms: waited.as_millis(),
             },
             PoolError::Panicked(cause) => ApiError::Internal {
                 cause: format!("solver thread failed: {cause}"),
@@ -220,20 +226,41 @@ impl From<LogicError> for ApiError {
 /// time), for the command line's JSON lines.
 pub fn logic_error_code(error: &LogicError) -> &'static str {
     let answer = match error {
-        LogicError::Cancelled => ApiError::SolveTimeout { timeout_ms: 0 },
+        LogicError::Cancelled => ApiError::SolveTimeout {
+            timeout_ms: 0,
+            waited_ms: 0,
+        },
         error => ApiError::from(error.clone()),
     };
     answer.classify().1
 }
 
+/// How much of a time limit went waiting for a solver, when any did: the part of a
+/// time-out that says the server was busy, not that the work was too much.
+fn spent_waiting(waited_ms: u128) -> String {
+    match waited_ms {
+        0 => String::new(),
+        ms => format!(", {ms} ms of which went waiting for a solver that other requests held"),
+    }
+}
+
 /// Why a `/generate` asking for `options` ran out of time, and what to change: `made` of
-/// `count` puzzles were made within `timeout_ms`.
+/// `count` puzzles were made within `timeout_ms`, `waited_ms` of which went waiting for a
+/// solver.
 fn generate_timeout(
     timeout_ms: u128,
+    waited_ms: u128,
     made: usize,
     count: usize,
     options: &GenerateOptions,
 ) -> String {
+    // Most of the time went waiting: the request is not to blame, the server's load is.
+    if waited_ms * 2 >= timeout_ms {
+        return format!(
+            "{made} of {count} puzzles made within {timeout_ms} ms{}; retry later",
+            spent_waiting(waited_ms)
+        );
+    }
     if made > 0 {
         let were = if made == 1 { "was" } else { "were" };
         return format!(
@@ -450,6 +477,7 @@ mod tests {
         let detail = |made, count, options| {
             ApiError::GenerateTimeout {
                 timeout_ms: 10_000,
+                waited_ms: 4_999,
                 made,
                 count,
                 options,
@@ -476,6 +504,19 @@ mod tests {
             detail(0, 1, options(Some(Level::Extreme), Symmetry::Central, true)),
             "no puzzle was found within 10000 ms; puzzles of a narrow or high band are rare, \
              so widen the band, drop `minimal`, drop the symmetry, or try another seed"
+        );
+        // Half the time or more went waiting for a solver: nothing to change but the time.
+        let waited = ApiError::GenerateTimeout {
+            timeout_ms: 10_000,
+            waited_ms: 5_000,
+            made: 0,
+            count: 1,
+            options: options(Some(Level::Extreme), Symmetry::Central, true),
+        };
+        assert_eq!(
+            waited.to_string(),
+            "0 of 1 puzzles made within 10000 ms, 5000 ms of which went waiting for a solver \
+             that other requests held; retry later"
         );
     }
 

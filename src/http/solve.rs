@@ -83,7 +83,7 @@ pub(super) async fn solve_on_pool(
             },
             report.elapsed,
         ),
-        Err(PoolError::TimedOut { limit }) => count.finish(SolveOutcome::TimedOut, *limit),
+        Err(PoolError::TimedOut { limit, .. }) => count.finish(SolveOutcome::TimedOut, *limit),
         // Refused before any solving, or a bug (logged as an internal error): no solve.
         Err(_) => count.finish_uncounted(),
     }

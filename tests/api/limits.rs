@@ -170,6 +170,37 @@ async fn requests_beyond_the_solvers_wait_in_the_queue() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_time_limit_spent_waiting_for_a_solver_says_so() {
+    let server = spawn_app(Limits {
+        generate_timeout: Duration::from_millis(100),
+        ..one_solver(2, GENEROUS_TIMEOUT)
+    })
+    .await;
+    let busy = hold_a_solver(&server);
+    server.wait_for_metric(IN_USE, 1.0).await;
+
+    // Both wait their whole limit for the only solver, which the busy grid holds: the
+    // detail says so, and a generation is not told to change its request.
+    let solve = server
+        .post("/solve", &json!({ "grid": CLASSIC, "timeout_ms": 100 }))
+        .await;
+    let generate = server
+        .post("/generate", &json!({ "level": "easy", "seed": 1 }))
+        .await;
+    for (answer, advice) in [(solve, "SOLVE_TIMEOUT_MS"), (generate, "retry later")] {
+        let problem = problem_of(answer, StatusCode::SERVICE_UNAVAILABLE, "solve_timeout").await;
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(
+            detail.contains("went waiting for a solver that other requests held")
+                && detail.contains(advice)
+                && !detail.contains("seed"),
+            "{detail}"
+        );
+    }
+    busy.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_two_solvers_an_easy_puzzle_does_not_wait_behind_hard_ones() {
     // Two solvers: hard grids may hold only one of them, so the other stays for easy ones.
     let server = spawn_app(Limits {
