@@ -71,10 +71,37 @@ impl<'de> Visitor<'de> for GridVisitor {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<GridInput, A::Error> {
         let mut rows = Vec::new();
-        while let Some(row) = seq.next_element()? {
+        while let Some(Row(row)) = seq.next_element()? {
             rows.push(row);
         }
         Ok(GridInput::Rows(rows))
+    }
+}
+
+/// A row of the rows notation, a type of its own so that a row of another type (a string,
+/// as people write rows) is told what a row is.
+struct Row(Vec<Option<i64>>);
+
+impl<'de> Deserialize<'de> for Row {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(RowVisitor)
+    }
+}
+
+struct RowVisitor;
+
+impl<'de> Visitor<'de> for RowVisitor {
+    type Value = Row;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(
+            "a row: an array of N numbers, 0 or null for a blank (rows written as strings go \
+             joined, as one string)",
+        )
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Row, A::Error> {
+        Vec::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(Row)
     }
 }
 

@@ -473,6 +473,35 @@ async fn a_wrong_type_of_option_is_422_naming_the_field() {
 }
 
 #[tokio::test]
+async fn rows_written_as_strings_are_told_what_a_row_is() {
+    let app = app();
+    let rows: Vec<&str> = vec!["1.3.", ".2..", "..4.", "4..."];
+    let problem = post_json(&app, "/solve", &json!({ "grid": rows }))
+        .await
+        .problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request");
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("grid[0]: invalid type: string \"1.3.\", expected a row: an array")
+            && detail.contains("as one string"),
+        "{detail}"
+    );
+    // Rows of numbers still read, and a wrong number in one is named where it is.
+    let answer = post_json(
+        &app,
+        "/solve",
+        &json!({ "grid": crate::helpers::small_rows() }),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK);
+    let rows = json!([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1.5]]);
+    let problem = post_json(&app, "/solve", &json!({ "grid": rows }))
+        .await
+        .problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request");
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.starts_with("grid[3][3]: "), "{detail}");
+}
+
+#[tokio::test]
 async fn a_syntax_error_says_where_it_is_without_a_field_it_cannot_name() {
     let app = app();
     for body in [r#"{"grid": "1...",}"#, "{"] {
