@@ -11,17 +11,21 @@ use thiserror::Error;
 /// The grid sizes the service accepts: N×N grids whose boxes are √N×√N.
 pub const SUPPORTED_SIZES: [usize; 4] = [4, 9, 16, 25];
 
-/// Whether `line` only draws the border between two bands of a grid, as grids copied from
-/// the forums have (`------+-------+------`): `-`, `=`, `+` and `|` alone, with a `-` or
-/// an `=`, and whitespace.
+/// Whether `line` of a grid written on several lines only draws it, as grids copied from
+/// the forums have: a border between bands (`------+-------+------`) or a spacer
+/// (`|       |       |`), of `-`, `=`, `+`, `|` and whitespace alone.
 pub fn is_border_line(line: &str) -> bool {
     let drawing = ['-', '=', '+', '|'];
     // The first character tells a line of symbols at once.
     line.trim_start().starts_with(drawing)
-        && line.contains(['-', '='])
         && line
             .chars()
             .all(|c| drawing.contains(&c) || c.is_whitespace())
+}
+
+/// Whether `c` only lays out the symbols of a grid: whitespace, or the `|` between boxes.
+pub fn is_layout(c: char) -> bool {
+    c.is_whitespace() || c == '|'
 }
 
 /// An N×N Sudoku grid with N in [`SUPPORTED_SIZES`].
@@ -153,19 +157,21 @@ impl Grid {
     }
 
     /// Parses the string notation: N² symbols, `0` or `.` for blanks, `1`-`9` then
-    /// `A`.. (case-insensitive) for 10 and up. Whitespace anywhere is ignored, and so are
-    /// the lines of a grid drawn as on the forums: `|` between boxes, and the lines between
-    /// bands ([`is_border_line`]).
+    /// `A`.. (case-insensitive) for 10 and up. Whitespace anywhere is ignored, and so is
+    /// the drawing of a grid written on several lines as on the forums: `|` between boxes,
+    /// and the lines between bands ([`is_border_line`]). A one-line text is all symbols,
+    /// so a `-` for a blank there is named as the stray symbol it is.
     pub fn parse_symbols(text: &str) -> Result<Grid, GridError> {
-        match Self::from_plain_symbols(text.as_bytes()) {
-            Some(grid) => Ok(grid),
-            None => Self::from_symbols(
-                text.lines()
-                    .filter(|line| !is_border_line(line))
-                    .flat_map(str::chars)
-                    .filter(|&c| !c.is_whitespace() && c != '|'),
-            ),
+        if let Some(grid) = Self::from_plain_symbols(text.as_bytes()) {
+            return Ok(grid);
         }
+        let drawn = text.trim().contains('\n');
+        Self::from_symbols(
+            text.lines()
+                .filter(|line| !(drawn && is_border_line(line)))
+                .flat_map(str::chars)
+                .filter(|&c| !is_layout(c)),
+        )
     }
 
     /// The fast path of [`Grid::parse_symbols`]: N² valid symbols and nothing else, a table
@@ -457,8 +463,14 @@ mod tests {
             Err(GridError::Symbol { symbol: '-', .. })
         ));
         assert!(is_border_line(" -----+----- "));
-        assert!(!is_border_line("+|+"));
+        assert!(is_border_line("|       |       |"));
         assert!(!is_border_line(""));
+        assert!(!is_border_line("| 5 3 . |"));
+        // One line of dashes is no drawing: the `-` is named.
+        assert!(matches!(
+            Grid::parse_symbols(&"-".repeat(81)),
+            Err(GridError::Symbol { symbol: '-', .. })
+        ));
     }
 
     #[test]

@@ -51,7 +51,8 @@ enum Command {
         )),
     )]
     Healthcheck(HealthcheckArgs),
-    /// Solve the puzzles of FILE or stdin: a Baekjoon 2239/2580 block, or one puzzle per line.
+    /// Solve the puzzles of FILE or stdin: one grid a row a line (a Baekjoon 2239/2580 block),
+    /// or one puzzle per line.
     #[command(after_help = "Examples:\n  \
         sudoku-service solve puzzles.txt              one solution line per puzzle line\n  \
         sudoku-service solve --lexicographic < 2239.in  the smallest solution of a 9-line block")]
@@ -59,7 +60,7 @@ enum Command {
     /// Check the grids of FILE or stdin against the rules and print each verdict.
     #[command(after_help = "Example:\n  sudoku-service validate puzzles.txt")]
     Validate(ValidateArgs),
-    /// Rate the puzzles of FILE or stdin (one per line, or a Baekjoon 2239/2580 block) on the
+    /// Rate the puzzles of FILE or stdin (one per line, or one grid a row a line) on the
     /// Sudoku Explainer scale.
     #[command(after_help = "Examples:\n  \
         sudoku-service rate puzzles.txt          ER/EP/ED, level and hardest technique per line\n  \

@@ -13,12 +13,12 @@
 
 use std::borrow::Cow;
 
-use crate::grid::{Grid, GridError, is_border_line};
+use crate::grid::{Grid, GridError, is_border_line, is_layout};
 
 /// The layout of a whole input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
-    /// 9 lines of 9 digits (Baekjoon 2239).
+    /// 9 lines of 9 digits (Baekjoon 2239), packed, in groups or drawn with `|`.
     DigitBlock,
     /// 9 lines of 9 space-separated numbers (Baekjoon 2580).
     SpacedBlock,
@@ -65,7 +65,7 @@ const LINES_TO_TELL: usize = 25 + 1;
 
 /// The symbols of a row of a block: its characters but whitespace and `|`.
 fn row_symbols(line: &str) -> impl Iterator<Item = char> + '_ {
-    line.chars().filter(|&c| !c.is_whitespace() && c != '|')
+    line.chars().filter(|&c| !is_layout(c))
 }
 
 /// Whether `line` is a row of a 9-line block: 9 digits or `.`, packed (Baekjoon 2239),
@@ -116,7 +116,7 @@ fn row_problem(line: &str) -> String {
 /// some are not are a block with a typo, and 5 to 18 lines that are all rows a block with
 /// rows missing or too many.
 pub fn detect(input: &str) -> Result<Layout, BlockError> {
-    let lines: Vec<(usize, &str)> = numbered_content_lines(input).take(LINES_TO_TELL).collect();
+    let lines: Vec<(usize, &str)> = block_lines(input).take(LINES_TO_TELL).collect();
     if is_other_block(&lines) {
         return Ok(Layout::SymbolBlock);
     }
@@ -145,20 +145,21 @@ pub fn detect(input: &str) -> Result<Layout, BlockError> {
 
 /// Whether `lines` are the rows of a 4×4, 16×16 or 25×25 grid: N lines of N symbols
 /// (whitespace and `|` aside). Sixteen lines of 16 symbols could also be sixteen 4×4
-/// puzzles, so they are a block only when some symbol is none of a 4×4 grid's.
+/// puzzles, so they are a block only when most lines hold a symbol no 4×4 grid has: one
+/// typo in a file of 4×4 puzzles does not make it one grid.
 fn is_other_block(lines: &[(usize, &str)]) -> bool {
     let size = lines.len();
-    let symbols = || lines.iter().flat_map(|(_, line)| row_symbols(line));
+    let beyond_4x4 = |line: &str| row_symbols(line).any(|c| !matches!(c, '0'..='4' | '.'));
     [4, 16, 25].contains(&size)
         && lines
             .iter()
             .all(|(_, line)| row_symbols(line).count() == size)
-        && (size != 16 || symbols().any(|c| !matches!(c, '0'..='4' | '.')))
+        && (size != 16 || lines.iter().filter(|(_, line)| beyond_4x4(line)).count() > size / 2)
 }
 
 /// Reads a block (any block layout) as one grid.
 pub fn parse_block(input: &str) -> Result<Grid, GridError> {
-    let symbols: String = content_lines(input).collect();
+    let symbols: String = block_lines(input).map(|(_, line)| line).collect();
     Grid::parse_symbols(&symbols)
 }
 
@@ -170,8 +171,10 @@ pub fn format_grid(grid: &Grid, layout: Layout) -> String {
         Layout::Lines => return grid.to_symbols(),
         Layout::SymbolBlock => {
             let symbols = grid.to_symbols();
-            let rows: Vec<&str> = (0..grid.size())
-                .map(|row| &symbols[row * grid.size()..(row + 1) * grid.size()])
+            let rows: Vec<&str> = symbols
+                .as_bytes()
+                .chunks(grid.size())
+                .map(|row| std::str::from_utf8(row).expect("symbols are ASCII"))
                 .collect();
             return rows.join("\n");
         }
@@ -219,20 +222,20 @@ fn spaced_symbols(line: &str) -> Option<String> {
     (symbols.len() >= 4).then(|| symbols.concat())
 }
 
-/// Lines that are not blank, a comment or a border, trimmed.
-fn content_lines(input: &str) -> impl Iterator<Item = &str> {
-    numbered_content_lines(input).map(|(_, line)| line)
+/// The content lines that may be rows of a block: a grid's drawing (a border between
+/// bands, a spacer) aside.
+fn block_lines(input: &str) -> impl Iterator<Item = (usize, &str)> {
+    numbered_content_lines(input).filter(|(_, line)| !is_border_line(line))
 }
 
-/// Lines that are not blank, a `#` comment or a border drawn between bands, trimmed, with
-/// their 1-based line numbers.
+/// Lines that are not blank or a `#` comment, trimmed, with their 1-based line numbers.
 fn numbered_content_lines(input: &str) -> impl Iterator<Item = (usize, &str)> {
     input
         .lines()
         .map(str::trim)
         .enumerate()
         .map(|(index, line)| (index + 1, line))
-        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#') && !is_border_line(line))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
 }
 
 #[cfg(test)]
@@ -241,9 +244,13 @@ mod tests {
 
     #[test]
     fn trailing_fields_and_comments_are_skipped() {
-        let input = "# header\r\n\r\n1.3:2:xyz\r\nab\tname here\r\n";
+        let input = "# header\r\n\r\n1.3:2:xyz\r\nab\tname here\r\n---\r\n";
         let puzzles: Vec<_> = puzzle_lines(input).collect();
-        assert_eq!(puzzles, [(3, "1.3".into()), (4, "ab".into())]);
+        // A line of dashes is a puzzle line still, which gets its answer (an error).
+        assert_eq!(
+            puzzles,
+            [(3, "1.3".into()), (4, "ab".into()), (5, "---".into())]
+        );
     }
 
     #[test]
@@ -363,7 +370,11 @@ mod tests {
             })
             .collect();
         assert_eq!(detect(&boxed), Ok(Layout::SpacedBlock));
-        assert_eq!(parse_block(&boxed), Ok(expected));
+        assert_eq!(parse_block(&boxed), Ok(expected.clone()));
+        // With spacer lines inside the boxes.
+        let spaced = boxed.replace("+\n|", "+\n|       |       |       |\n|");
+        assert_eq!(detect(&spaced), Ok(Layout::SpacedBlock), "{spaced}");
+        assert_eq!(parse_block(&spaced), Ok(expected));
     }
 
     #[test]
@@ -375,8 +386,10 @@ mod tests {
             detect(&rows(16, "..G.A...........")),
             Ok(Layout::SymbolBlock)
         );
-        // Sixteen 4×4 puzzles, one a line.
+        // Sixteen 4×4 puzzles, one a line, even with a typo in one.
         assert_eq!(detect(&rows(16, "1...2...3...4...")), Ok(Layout::Lines));
+        let typo = format!("1...2...3...5...\n{}", rows(15, "1...2...3...4..."));
+        assert_eq!(detect(&typo), Ok(Layout::Lines));
         assert_eq!(detect(&rows(15, "..G.A...........")), Ok(Layout::Lines));
         let grid = Grid::parse_symbols("1234341221434321").unwrap();
         assert_eq!(

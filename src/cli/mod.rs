@@ -1,7 +1,8 @@
 //! The `solve`, `validate`, `rate`, `explain` and `generate` subcommands: plain-text
 //! puzzles from a file or stdin, answers on stdout.
 //!
-//! A 9-line block (Baekjoon 2239 or 2580) is answered in the same shape; a file with one
+//! A grid written a row a line (a Baekjoon 2239 or 2580 block, a grid drawn as on the
+//! forums, a 4×4, 16×16 or 25×25 grid) is answered a row a line; a file with one
 //! puzzle per line gets one answer line per puzzle, in input order, and a summary on
 //! stderr. The exit status tells whether every puzzle was solved (or valid).
 
@@ -40,15 +41,16 @@ fn worker_threads(requested: Option<u16>) -> usize {
 }
 
 /// What input without a single puzzle gets: an empty answer would look like success.
-const NO_PUZZLES: &str = "no puzzles in the input: expected a 9-line block or one puzzle per line";
+const NO_PUZZLES: &str =
+    "no puzzles in the input: expected one grid a row a line, or one puzzle per line";
 
 /// What the commands that read puzzles expect, for a person typing at a terminal.
-pub const EXPECTED_INPUT: &str = "a 9-line block (9 digits per line, 0 or . for a blank, \
-     packed or space-separated) or one puzzle per line (81 symbols for 9×9, 0 or . for a blank)";
+pub const EXPECTED_INPUT: &str = "one grid a row a line (for 9×9, 9 lines of 9 digits, 0 or . \
+     for a blank, packed, spaced or drawn with |) or one puzzle per line (81 symbols for 9×9)";
 
 /// What `explain` expects, for a person typing at a terminal.
-pub const EXPECTED_PUZZLE: &str = "one puzzle: a 9-line block (9 digits per line, 0 or . for a \
-     blank, packed or space-separated) or one line (81 symbols for 9×9, 0 or . for a blank)";
+pub const EXPECTED_PUZZLE: &str = "one puzzle: a row a line (for 9×9, 9 lines of 9 digits, 0 \
+     or . for a blank, packed, spaced or drawn with |) or one line (81 symbols for 9×9)";
 
 /// Where a command reads its puzzles.
 #[derive(Debug, Clone, Args)]

@@ -70,7 +70,7 @@ pub(super) fn cancellation(timeout_ms: u64, stop: Arc<AtomicBool>) -> Cancellati
     }
 }
 
-/// Rates every puzzle line of `input` (or the one puzzle of a 9-line block): one answer
+/// Rates every puzzle line of `input` (or the one puzzle of a block): one answer
 /// line each on `out`, in input order, and a summary on `err`.
 pub fn rate(
     args: &RateArgs,
@@ -156,7 +156,7 @@ fn err_is_terminal() -> bool {
 /// or `error`), what to say, and the error code that goes with it.
 type Failure = (&'static str, String, &'static str);
 
-/// The one puzzle of `input` (a line, or a 9-line block), or why there is none.
+/// The one puzzle of `input` (a line, or a block), or why there is none.
 fn one_puzzle(input: &str) -> Result<Grid, Failure> {
     let invalid = |error: String| ("invalid", error, "invalid_grid");
     if let Some(puzzle) = block_puzzle(input).map_err(invalid)? {
@@ -215,7 +215,7 @@ fn summary(tally: &Tally, elapsed: Duration) -> String {
     )
 }
 
-/// Explains the one puzzle of `input` (a line, or a 9-line block): its steps on `out`,
+/// Explains the one puzzle of `input` (a line, or a block): its steps on `out`,
 /// for people or as JSON.
 pub fn explain(
     args: &ExplainArgs,

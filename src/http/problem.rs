@@ -254,19 +254,17 @@ fn generate_timeout(
     count: usize,
     options: &GenerateOptions,
 ) -> String {
+    let were = if made == 1 { "was" } else { "were" };
+    let outcome = match made {
+        0 => format!("no puzzle was found within {timeout_ms} ms"),
+        _ => format!("only {made} of {count} puzzles {were} made within {timeout_ms} ms"),
+    };
     // Most of the time went waiting: the request is not to blame, the server's load is.
     if waited_ms * 2 >= timeout_ms {
-        return format!(
-            "{made} of {count} puzzles made within {timeout_ms} ms{}; retry later",
-            spent_waiting(waited_ms)
-        );
+        return format!("{outcome}{}; retry later", spent_waiting(waited_ms));
     }
     if made > 0 {
-        let were = if made == 1 { "was" } else { "were" };
-        return format!(
-            "only {made} of {count} puzzles {were} made within {timeout_ms} ms; ask for \
-             fewer at a time"
-        );
+        return format!("{outcome}; ask for fewer at a time");
     }
     // Only what the request asked for: `minimal` makes a difference with a band alone.
     let banded = options.banded();
@@ -288,7 +286,7 @@ fn generate_timeout(
         true => "try another seed".to_owned(),
         false => format!("{}, or try another seed", changes.join(", ")),
     };
-    format!("no puzzle was found within {timeout_ms} ms; {why}, so {advice}")
+    format!("{outcome}; {why}, so {advice}")
 }
 
 impl ApiError {
@@ -515,7 +513,7 @@ mod tests {
         };
         assert_eq!(
             waited.to_string(),
-            "0 of 1 puzzles made within 10000 ms, 5000 ms of which went waiting for a solver \
+            "no puzzle was found within 10000 ms, 5000 ms of which went waiting for a solver \
              that other requests held; retry later"
         );
     }

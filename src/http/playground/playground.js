@@ -284,14 +284,17 @@
 
   // The symbols of a grid as the API reads them: whitespace, `|` and the border lines of a
   // grid drawn as on the forums (`------+-------+------`) aside.
-  const isBorderLine = (line) => /[-=]/.test(line) && /^[\s|+=-]*$/.test(line);
-  const symbolsOf = (text) =>
-    text.split('\n').filter((line) => !isBorderLine(line)).join('').replace(/[\s|]/g, '');
+  const isBorderLine = (line) => /^\s*[-=+|][\s|+=-]*$/.test(line);
+  const symbolsOf = (grid) => {
+    const lines = grid.trim().split('\n');
+    const rows = lines.length > 1 ? lines.filter((line) => !isBorderLine(line)) : lines;
+    return rows.join('').replace(/[\s|]/g, '');
+  };
 
-  async function load(text) {
-    const answer = await call('validate', { grid: text });
+  async function load(pasted) {
+    const answer = await call('validate', { grid: pasted });
     if (!answer) return;
-    const puzzle = symbolsOf(text);
+    const puzzle = symbolsOf(pasted);
     if (puzzle.length === 625) {
       showError('This board shows 4×4, 9×9 and 16×16 grids; send 25×25 grids to the API directly.');
       return;
