@@ -111,7 +111,7 @@ fn row_problem(line: &str) -> String {
 
 /// Tells which layout `input` uses: a 9-line block when it has exactly nine content lines
 /// of nine digits or `.` (border lines aside, `|` aside; the block is written back spaced
-/// when most of its rows are), an N-line block of another size (see [`is_other_block`]),
+/// when most of its rows are), a 4×4, 16×16 or 25×25 grid a row a line,
 /// otherwise one puzzle per line. Nine lines of which five or more are rows of a block but
 /// some are not are a block with a typo, and 5 to 18 lines that are all rows a block with
 /// rows missing or too many.
