@@ -23,6 +23,11 @@ pub fn is_border_line(line: &str) -> bool {
             .all(|c| drawing.contains(&c) || c.is_whitespace())
 }
 
+/// The cell at `row` and `col` (0-based) in the `r1c1` notation of players, counted from 1.
+pub fn cell_name(row: usize, col: usize) -> String {
+    format!("r{}c{}", row + 1, col + 1)
+}
+
 /// Whether `c` only lays out the symbols of a grid: whitespace, or the `|` between boxes.
 pub fn is_layout(c: char) -> bool {
     c.is_whitespace() || c == '|'
@@ -63,9 +68,8 @@ pub enum GridError {
     },
     /// A character that is neither a digit, a letter for 10 and up, nor a blank.
     #[error(
-        "invalid symbol {symbol:?} at r{}c{}; use 1-9, A-P for 10 to 25, and 0 or . for blanks",
-        row + 1,
-        col + 1
+        "invalid symbol {symbol:?} at {}; use 1-9, A-P for 10 to 25, and 0 or . for blanks",
+        cell_name(*row, *col)
     )]
     Symbol {
         /// The offending character.
@@ -77,9 +81,8 @@ pub enum GridError {
     },
     /// A symbol whose value does not fit the grid's size (a `G` in a 9×9 grid).
     #[error(
-        "symbol {symbol:?} (value {value}) at r{}c{} is out of range for a {size}×{size} grid ({}, or 0 or . for a blank)",
-        row + 1,
-        col + 1,
+        "symbol {symbol:?} (value {value}) at {} is out of range for a {size}×{size} grid ({}, or 0 or . for a blank)",
+        cell_name(*row, *col),
         symbols_up_to(*size)
     )]
     SymbolOutOfRange {
@@ -96,9 +99,8 @@ pub enum GridError {
     },
     /// A value that does not fit the grid's size (a 10 in a 9×9 grid's rows).
     #[error(
-        "value {value} at r{}c{} is out of range for a {size}×{size} grid (1-{size}, or a blank)",
-        row + 1,
-        col + 1
+        "value {value} at {} is out of range for a {size}×{size} grid (1-{size}, or a blank)",
+        cell_name(*row, *col)
     )]
     ValueOutOfRange {
         /// The value seen.
@@ -423,37 +425,32 @@ mod tests {
         );
     }
 
-    /// `plain` drawn as on the forums: `|` between boxes, a line between bands.
-    fn drawn(plain: &str, border: &str) -> String {
-        let rows: Vec<String> = plain
-            .as_bytes()
-            .chunks(9)
-            .map(|row| {
-                let boxes: Vec<String> = row
-                    .chunks(3)
-                    .map(|part| part.iter().map(|&b| format!("{} ", b as char)).collect())
-                    .collect();
-                format!("| {}|", boxes.join("| "))
-            })
-            .collect();
-        let bands: Vec<String> = rows.chunks(3).map(|band| band.join("\n")).collect();
-        format!(
-            "{border}\n{}\n{border}\n",
-            bands.join(&format!("\n{border}\n"))
-        )
-    }
-
     #[test]
     fn a_grid_drawn_as_on_the_forums_reads_like_its_symbols() {
         let plain =
             "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let drawn = "\
++-------+-------+-------+
+| 4 . . | . . . | 8 . 5 |
+| . 3 . | . . . | . . . |
+| . . . | 7 . . | . . . |
++-------+-------+-------+
+| . 2 . | . . . | . 6 . |
+| . . . | . 8 . | 4 . . |
+| . . . | . 1 . | . . . |
++-------+-------+-------+
+| . . . | 6 . 3 | . 7 . |
+| 5 . . | 2 . . | . . . |
+| 1 . 4 | . . . | . . . |
++-------+-------+-------+
+";
         let expected = Grid::parse_symbols(plain).unwrap();
         for border in [
             "+-------+-------+-------+",
             "------+-------+------",
             "======",
         ] {
-            let text = drawn(plain, border);
+            let text = drawn.replace("+-------+-------+-------+", border);
             assert_eq!(Grid::parse_symbols(&text), Ok(expected.clone()), "{text}");
         }
         // Dashes among symbols are no border: a `-` for a blank is named.

@@ -18,12 +18,11 @@ use crate::grid::{Grid, GridError, is_border_line, is_layout};
 /// The layout of a whole input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
-    /// 9 lines of 9 digits (Baekjoon 2239), packed, in groups or drawn with `|`.
+    /// N lines of N symbols, written back packed: 9 lines of 9 digits (Baekjoon 2239), read
+    /// packed, in groups or drawn with `|`; or a 4×4, 16×16 or 25×25 grid a row a line.
     DigitBlock,
     /// 9 lines of 9 space-separated numbers (Baekjoon 2580).
     SpacedBlock,
-    /// N lines of N symbols, for a 4×4, 16×16 or 25×25 grid.
-    SymbolBlock,
     /// One puzzle per line.
     Lines,
 }
@@ -76,7 +75,7 @@ fn is_row(line: &str) -> bool {
 
 /// The fields of a row: what whitespace separates, `|` aside.
 fn row_fields(line: &str) -> Vec<&str> {
-    line.split(|c: char| c.is_whitespace() || c == '|')
+    line.split(is_layout)
         .filter(|field| !field.is_empty())
         .collect()
 }
@@ -118,7 +117,7 @@ fn row_problem(line: &str) -> String {
 pub fn detect(input: &str) -> Result<Layout, BlockError> {
     let lines: Vec<(usize, &str)> = block_lines(input).take(LINES_TO_TELL).collect();
     if is_other_block(&lines) {
-        return Ok(Layout::SymbolBlock);
+        return Ok(Layout::DigitBlock);
     }
     if lines.len() != 9 {
         let rows = lines.len();
@@ -163,28 +162,21 @@ pub fn parse_block(input: &str) -> Result<Grid, GridError> {
     Grid::parse_symbols(&symbols)
 }
 
-/// Writes `grid` in a block layout; [`Layout::Lines`] gives the one-line string notation.
+/// Writes `grid` in a block layout, its symbols a row a line; [`Layout::Lines`] gives the
+/// one-line string notation.
 pub fn format_grid(grid: &Grid, layout: Layout) -> String {
+    let symbols = grid.to_symbols();
     let separator = match layout {
         Layout::DigitBlock => "",
         Layout::SpacedBlock => " ",
-        Layout::Lines => return grid.to_symbols(),
-        Layout::SymbolBlock => {
-            let symbols = grid.to_symbols();
-            let rows: Vec<&str> = symbols
-                .as_bytes()
-                .chunks(grid.size())
-                .map(|row| std::str::from_utf8(row).expect("symbols are ASCII"))
-                .collect();
-            return rows.join("\n");
-        }
+        Layout::Lines => return symbols,
     };
-    let rows: Vec<String> = grid
-        .to_rows()
-        .iter()
+    let rows: Vec<String> = symbols
+        .as_bytes()
+        .chunks(grid.size())
         .map(|row| {
-            let digits: Vec<String> = row.iter().map(u8::to_string).collect();
-            digits.join(separator)
+            let cells: Vec<String> = row.iter().map(|&b| char::from(b).to_string()).collect();
+            cells.join(separator)
         })
         .collect();
     rows.join("\n")
@@ -380,11 +372,11 @@ mod tests {
     #[test]
     fn n_lines_of_n_symbols_are_a_block_of_another_size() {
         let rows = |size: usize, row: &str| vec![row; size].join("\n");
-        assert_eq!(detect(&rows(4, "1 . | . 4")), Ok(Layout::SymbolBlock));
-        assert_eq!(detect(&rows(25, &"P".repeat(25))), Ok(Layout::SymbolBlock));
+        assert_eq!(detect(&rows(4, "1 . | . 4")), Ok(Layout::DigitBlock));
+        assert_eq!(detect(&rows(25, &"P".repeat(25))), Ok(Layout::DigitBlock));
         assert_eq!(
             detect(&rows(16, "..G.A...........")),
-            Ok(Layout::SymbolBlock)
+            Ok(Layout::DigitBlock)
         );
         // Sixteen 4×4 puzzles, one a line, even with a typo in one.
         assert_eq!(detect(&rows(16, "1...2...3...4...")), Ok(Layout::Lines));
@@ -393,7 +385,7 @@ mod tests {
         assert_eq!(detect(&rows(15, "..G.A...........")), Ok(Layout::Lines));
         let grid = Grid::parse_symbols("1234341221434321").unwrap();
         assert_eq!(
-            format_grid(&grid, Layout::SymbolBlock),
+            format_grid(&grid, Layout::DigitBlock),
             "1234\n3412\n2143\n4321"
         );
     }

@@ -163,7 +163,7 @@ pub fn solve(
                      stop: &Arc<AtomicBool>,
                      tally: &mut batch::Tally,
                      text: &mut Vec<u8>| {
-            solve_line((line, puzzle), &options, args, stop, tally, text);
+            solve_line(line, puzzle, &options, args, stop, tally, text);
         };
         let chunk_bytes = batch::SOLVE_CHUNK_BYTES;
         let show_progress = io::stderr().is_terminal();
@@ -210,10 +210,11 @@ pub fn solve(
     }
 }
 
-/// Solves the puzzle of an input line (its number, and the puzzle), counts how it ended
-/// and writes its answer (without a line end).
+/// Solves the puzzle of input line `line`, counts how it ended and writes its answer
+/// (without a line end).
 fn solve_line(
-    (line, puzzle): (usize, &str),
+    line: usize,
+    puzzle: &str,
     options: &SolveOptions,
     args: &SolveArgs,
     stop: &Arc<AtomicBool>,
@@ -263,9 +264,7 @@ pub fn validate_input(
         Ok(Layout::Lines) => text_format::puzzle_lines(input)
             .map(|(line, puzzle)| (Some(line), puzzle))
             .collect(),
-        Ok(Layout::DigitBlock | Layout::SpacedBlock | Layout::SymbolBlock) => {
-            vec![(None, Cow::Borrowed(input))]
-        }
+        Ok(Layout::DigitBlock | Layout::SpacedBlock) => vec![(None, Cow::Borrowed(input))],
         Err(error) => {
             writeln!(err, "invalid: {error}")?;
             return Ok(Status::Failure);

@@ -140,11 +140,9 @@ pub fn rate(
 fn block_puzzle(input: &str) -> Result<Option<Grid>, String> {
     match text_format::detect(input).map_err(|error| error.to_string())? {
         Layout::Lines => Ok(None),
-        Layout::DigitBlock | Layout::SpacedBlock | Layout::SymbolBlock => {
-            text_format::parse_block(input)
-                .map(Some)
-                .map_err(|error| error.to_string())
-        }
+        Layout::DigitBlock | Layout::SpacedBlock => text_format::parse_block(input)
+            .map(Some)
+            .map_err(|error| error.to_string()),
     }
 }
 

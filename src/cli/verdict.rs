@@ -1,6 +1,6 @@
 //! Short human-readable verdicts for the command line.
 
-use crate::grid::Grid;
+use crate::grid::{Grid, cell_name};
 use crate::validate::{Conflict, Unit, Validation, validate};
 
 /// `row 1 has 5 at r1c1 r1c2`: one conflict on one line, numbered from 1 as people (and
@@ -14,7 +14,7 @@ fn describe_conflict(conflict: &Conflict) -> String {
     let cells: Vec<String> = conflict
         .cells
         .iter()
-        .map(|cell| format!("r{}c{}", cell.row + 1, cell.col + 1))
+        .map(|cell| cell_name(cell.row, cell.col))
         .collect();
     format!(
         "{unit} {} has {} at {}",

@@ -5,7 +5,7 @@
 use super::board::{Board, Digits, bit};
 use super::path;
 use super::rating::solution_digit;
-use super::step::Step;
+use super::step::{Step, cell_name};
 use super::{LogicError, unique_solution};
 use crate::grid::Grid;
 use crate::solver::Cancellation;
@@ -65,11 +65,9 @@ pub fn hint(
     if let Some(cell) = (0..puzzle.cells().len())
         .find(|&cell| puzzle.cells()[cell] != 0 && grid.cells()[cell] != puzzle.cells()[cell])
     {
-        let size = puzzle.size();
         return Err(LogicError::Mismatch(format!(
-            "the grid changes the given at r{}c{}",
-            cell / size + 1,
-            cell % size + 1
+            "the grid changes the given at {}",
+            cell_name(cell, puzzle.size())
         )));
     }
     if let Some(marks) = marks.filter(|marks| marks.len() != puzzle.cells().len()) {

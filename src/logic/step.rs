@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use super::board::{Board, Cell, Digits, HouseKind, digits_of};
 use super::technique::Technique;
+use crate::grid;
 
 /// A digit placed in a cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,7 +106,7 @@ pub fn round_rating(difficulty: f64) -> f64 {
 
 /// Cell `cell` of an N×N board in `r1c1` notation.
 pub fn cell_name(cell: Cell, size: usize) -> String {
-    format!("r{}c{}", cell / size + 1, cell % size + 1)
+    grid::cell_name(cell / size, cell % size)
 }
 
 /// A house in `r1`, `c1`, `b1` notation.

@@ -35,17 +35,17 @@ pub(super) fn watch(
     request: Request<Incoming>,
     read_buffer: usize,
 ) -> (Request<WatchedBody>, Unread) {
-    let mut flag = None;
-    let request = request.map(|body| {
-        let fits = body
-            .size_hint()
-            .exact()
-            .is_some_and(|length| length <= read_buffer as u64);
-        let abandoned = (!fits).then(|| Arc::new(AtomicBool::new(false)));
-        flag.clone_from(&abandoned);
-        WatchedBody { body, abandoned }
-    });
-    (request, Unread(flag))
+    let (parts, body) = request.into_parts();
+    let fits = body
+        .size_hint()
+        .exact()
+        .is_some_and(|length| length <= read_buffer as u64);
+    let abandoned = (!fits).then(|| Arc::new(AtomicBool::new(false)));
+    let unread = Unread(abandoned.clone());
+    (
+        Request::from_parts(parts, WatchedBody { body, abandoned }),
+        unread,
+    )
 }
 
 impl Unread {

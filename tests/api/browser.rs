@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 
-use crate::helpers::{CLASSIC, CLASSIC_SOLUTION, post_ok, solves};
+use crate::helpers::{CLASSIC, CLASSIC_SOLUTION, drawn, post_ok, solves};
 use crate::webdriver::{Browser, prefix_proxy};
 
 /// A puzzle whose first steps are more than singles, for hints and explanations.
@@ -42,27 +42,8 @@ async fn a_pasted_puzzle_is_solved_on_the_board() {
     browser.screenshot("solved").await;
 
     // A grid drawn as on the forums loads as its symbols.
-    let drawn: String = CLASSIC
-        .as_bytes()
-        .chunks(9)
-        .enumerate()
-        .map(|(row, symbols)| {
-            let symbols = std::str::from_utf8(symbols).unwrap();
-            let border = if row % 3 == 0 && row > 0 {
-                "---+---+---\n"
-            } else {
-                ""
-            };
-            format!(
-                "{border}{}|{}|{}\n",
-                &symbols[..3],
-                &symbols[3..6],
-                &symbols[6..]
-            )
-        })
-        .collect();
-    browser.paste(&drawn).await;
-    assert_eq!(browser.board().await, CLASSIC, "{drawn}");
+    browser.paste(&drawn(CLASSIC)).await;
+    assert_eq!(browser.board().await, CLASSIC);
 
     // A puzzle with no blank cell has nothing to rate, and the page says so.
     browser.paste(CLASSIC_SOLUTION).await;

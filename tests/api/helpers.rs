@@ -30,6 +30,19 @@ pub const CLASSIC: &str =
 pub const CLASSIC_SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
+/// The 9×9 `grid` drawn as on the forums: `53.|.7.|...` rows, `---+---+---` between bands.
+pub fn drawn(grid: &str) -> String {
+    let mut drawn = String::new();
+    for (index, row) in grid.as_bytes().chunks(9).enumerate() {
+        let row = std::str::from_utf8(row).unwrap();
+        if index == 3 || index == 6 {
+            drawn.push_str("---+---+---\n");
+        }
+        drawn.push_str(&format!("{}|{}|{}\n", &row[..3], &row[3..6], &row[6..]));
+    }
+    drawn
+}
+
 /// A 4×4 puzzle with a unique solution, in rows notation with `null` blanks.
 pub fn small_rows() -> Value {
     serde_json::json!([[1, null, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]])

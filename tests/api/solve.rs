@@ -5,7 +5,7 @@ use axum::http::StatusCode;
 use serde_json::json;
 
 use crate::helpers::{
-    CLASSIC, CLASSIC_SOLUTION, EMPTY_9X9_LEXICOGRAPHIC, app, app_with, busy_grid, limits,
+    CLASSIC, CLASSIC_SOLUTION, EMPTY_9X9_LEXICOGRAPHIC, app, app_with, busy_grid, drawn, limits,
     patterned_puzzle, post_chunked, post_json, post_raw, small_rows, solves, spawn_app,
 };
 
@@ -57,22 +57,13 @@ async fn a_rows_grid_gets_a_rows_solution() {
 
 #[tokio::test]
 async fn whitespace_and_a_forum_drawing_in_a_string_grid_are_ignored() {
-    let rows: Vec<&str> = CLASSIC
+    let block: String = CLASSIC
         .as_bytes()
         .chunks(9)
-        .map(|row| std::str::from_utf8(row).unwrap())
+        .map(|row| format!("{}\n", std::str::from_utf8(row).unwrap()))
         .collect();
-    let block: String = rows.iter().map(|row| format!("{row}\n")).collect();
-    // `53.|.7.|...` rows, with a `---+---+---` line between bands.
-    let mut drawn = String::new();
-    for (index, row) in rows.iter().enumerate() {
-        if index == 3 || index == 6 {
-            drawn.push_str("---+---+---\n");
-        }
-        drawn.push_str(&format!("{}|{}|{}\n", &row[..3], &row[3..6], &row[6..]));
-    }
     let app = app();
-    for grid in [block, drawn] {
+    for grid in [block, drawn(CLASSIC)] {
         let body = post_json(&app, "/solve", &json!({ "grid": grid }))
             .await
             .json();
