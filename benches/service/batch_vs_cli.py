@@ -8,8 +8,11 @@ at once. Both are timed as whole client processes (the server is started beforeh
 warmed up with one small batch); the batch is also timed as the exchange alone, from
 curl's own clock (`time_total`: connect to last byte, without curl starting up and
 reading the file), which is what a client that is already running waits for. As a floor,
-the same lines also go through `/validate/batch` (an exchange with no solving). The rounds
-alternate; the medians of each side and the medians of the per-round ratios (to the
+the same lines also go through `/validate/batch` (an exchange with no solving). As the floor
+of the transport, curl also sends FILE itself to the command behind a plain relay on
+loopback (`relay`): no HTTP past skipping curl's request head, no JSON, the command's own
+output straight back on the socket; what curl and loopback cost a command that does no
+more than the command. The rounds alternate; the medians of each side and the medians of the per-round ratios (to the
 command; 1.0 means as fast) are printed, and the answers are checked to be the same
 solutions, line for line. The CPU time each side used is printed too (the server's read
 off /proc), which says how close the batch is to what the cores can do.
@@ -20,17 +23,24 @@ usage: benches/service/batch_vs_cli.py [--file FILE] [--threads N] [--repeats N]
 import argparse
 import json
 import os
+import re
 import resource
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 import attack  # noqa: E402  (the server helper)
 
 BINARY = os.path.join(attack.ROOT, "target", "release", "sudoku-service")
+
+
+CPU_OF = {"command": "the command", "batch": "server and curl", "floor": "server and curl",
+          "relay": "the command and curl"}
 
 
 def puzzles(path):
@@ -52,6 +62,38 @@ def process_cpu(pid):
         # The fields after the command name, which is in parentheses.
         fields = stat.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Relay:
+    """`command` behind a plain relay on a loopback port: for each connection, the request
+    head is skipped, the body (as long as its Content-Length) goes to a new run of
+    `command` on its standard input, and its standard output is the socket itself, closed
+    when the command exits (an HTTP/0.9 answer). The relay copies the body in 128 KiB
+    pieces, in a thread of this process, whose CPU time is not counted."""
+
+    def __init__(self, command):
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self.serve, args=(command,), daemon=True).start()
+
+    def serve(self, command):
+        while True:
+            connection, _ = self.listener.accept()
+            with connection:
+                received = b""
+                while b"\r\n\r\n" not in received:
+                    received += connection.recv(1 << 17)
+                head, body = received.split(b"\r\n\r\n", 1)
+                left = int(re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)[1]) - len(body)
+                child = subprocess.Popen(command, stdin=subprocess.PIPE,
+                                         stdout=connection.fileno(), stderr=subprocess.DEVNULL)
+                child.stdin.write(body)
+                while left > 0:
+                    piece = connection.recv(min(left, 1 << 17))
+                    child.stdin.write(piece)
+                    left -= len(piece)
+                child.stdin.close()
+                child.wait()
 
 
 def timed(command, stdin, stdout, server=None):
@@ -98,14 +140,20 @@ def main():
                 "--header", "Content-Type: application/x-ndjson", base + endpoint]
 
     command = [BINARY, "solve", "--threads", str(args.threads)]
+    relay = Relay(command)
+    # HTTP/0.9: the relay answers with the command's output alone; no `Expect: 100-continue`,
+    # which the relay would leave curl waiting a second for.
+    relayed = ["curl", "--silent", "--show-error", "--http0.9", "--data-binary", f"@{lines_path}",
+               "--header", "Expect:", f"http://127.0.0.1:{relay.port}/"]
     outputs = {"command": os.path.join(work, "command.out"),
-               "batch": os.path.join(work, "batch.out")}
+               "batch": os.path.join(work, "batch.out"),
+               "relay": os.path.join(work, "relay.out")}
     try:
         subprocess.run(curl(warm_up_path), check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
-        times = {"command": [], "batch": [], "exchange": [], "floor": []}
-        ratios = {"batch": [], "exchange": [], "floor": []}
-        cpu = {"command": [], "batch": [], "floor": []}
+        times = {"command": [], "batch": [], "exchange": [], "floor": [], "relay": []}
+        ratios = {"batch": [], "exchange": [], "floor": [], "relay": []}
+        cpu = {"command": [], "batch": [], "floor": [], "relay": []}
         for _ in range(args.repeats):
             with open(lines_path) as stdin, open(outputs["command"], "w") as stdout:
                 took, _, used = timed(command, stdin, stdout)
@@ -122,6 +170,10 @@ def main():
                                    subprocess.DEVNULL, server)
             times["floor"].append(float(floor))
             cpu["floor"].append(used)
+            with open(outputs["relay"], "w") as stdout:
+                took, _, used = timed(relayed, subprocess.DEVNULL, stdout)
+            times["relay"].append(took)
+            cpu["relay"].append(used)
             for side in ratios:
                 ratios[side].append(times[side][-1] / times["command"][-1])
     finally:
@@ -136,7 +188,7 @@ def main():
         for index, (answer, solution) in enumerate(zip(answers, expected)))
     print(f"{len(grids)} puzzles from {os.path.relpath(args.file, attack.ROOT)}, "
           f"{args.threads} solver threads, {args.repeats} rounds")
-    for side in ("command", "batch", "exchange", "floor"):
+    for side in ("command", "batch", "exchange", "floor", "relay"):
         print(f"{side:<8} median {statistics.median(times[side]):.3f} s  "
               f"({len(grids) / statistics.median(times[side]):,.0f} puzzles/s)")
     for side in ratios:
@@ -144,7 +196,9 @@ def main():
     # The server's CPU is counted in clock ticks, so its mean is steadier than its median.
     for side in cpu:
         print(f"cpu      {side:<8} mean {statistics.fmean(cpu[side]):.3f} s "
-              f"({'the command' if side == 'command' else 'server and curl'})")
+              f"({CPU_OF[side]})")
+    with open(outputs["relay"]) as relayed_answers:
+        same = same and [line.rstrip("\n") for line in relayed_answers] == expected
     print(f"answers  {'identical line for line' if same else 'DIFFER'}")
     if not same:
         sys.exit(1)
