@@ -115,6 +115,47 @@ fn tampered_puzzle(size: usize) -> impl Strategy<Value = Grid> {
 }
 
 /// The symbol the string notation uses for `value`, computed independently of the crate.
+/// Text as people write grids, and as they mistype them: lines that are each a row of
+/// digits (maybe spaced, boxed with `|`, blanks as `.` or `0`), a border line, a comment,
+/// or anything made of grid symbols, letters and a few other characters; or the N rows of
+/// an N×N grid with a border line, a line of junk or a row too long put in somewhere. The
+/// lines are joined with LF or CRLF line ends.
+fn grid_like_text() -> impl Strategy<Value = String> {
+    let line = prop_oneof![
+        "[0-9.]{7,10}",
+        "[1-9.]{3} [1-9.]{3} [1-9.]{3}",
+        "[0-9.| ]{9,25}",
+        "[-+=| ]{0,25}",
+        "#[ -~]{0,20}",
+        "[0-9.A-Za-z|+=\\- \t#\u{e9}\u{ff11}]{0,90}",
+    ];
+    let free = prop::collection::vec(line.clone(), 0..30);
+    let block = prop::sample::select(vec![
+        (4, "[1-4.]"),
+        (9, "[1-9.]"),
+        (16, "[1-9A-G.]"),
+        (25, "[1-9A-P.]"),
+    ])
+    .prop_flat_map(move |(size, symbol)| {
+        let row = proptest::string::string_regex(&format!("{symbol}{{{size}}}"))
+            .expect("a valid pattern");
+        let rows = prop::collection::vec(row, size);
+        (rows, line.clone(), any::<Index>(), any::<Index>(), 0..4)
+    })
+    .prop_map(|(mut rows, extra, at, row, change)| {
+        let row = row.index(rows.len());
+        match change {
+            0 => {}
+            1 => rows.insert(at.index(rows.len() + 1), extra),
+            2 => rows[row] = extra,
+            _ => rows[row].push('5'),
+        }
+        rows
+    });
+    (prop_oneof![free, block], any::<bool>())
+        .prop_map(|(lines, crlf)| lines.join(if crlf { "\r\n" } else { "\n" }))
+}
+
 fn symbol(value: u8) -> char {
     match value {
         0 => '.',
@@ -428,6 +469,29 @@ proptest! {
             })
             .collect();
         prop_assert_eq!(Grid::from_rows(&json_rows).unwrap(), grid);
+    }
+
+    #[test]
+    fn any_text_is_read_or_refused_and_a_block_read_is_written_back_the_same(
+        text in grid_like_text(),
+    ) {
+        // Whatever the text, each reader gives a grid or an error, never a panic.
+        let _ = Grid::parse_symbols(&text);
+        match text_format::detect(&text) {
+            Ok(Layout::Lines) => {
+                for (_, puzzle) in text_format::puzzle_lines(&text) {
+                    let _ = Grid::parse_symbols(&puzzle);
+                }
+            }
+            Ok(layout) => {
+                if let Ok(grid) = text_format::parse_block(&text) {
+                    let written = text_format::format_grid(&grid, layout);
+                    prop_assert_eq!(text_format::detect(&written), Ok(layout));
+                    prop_assert_eq!(text_format::parse_block(&written).unwrap(), grid);
+                }
+            }
+            Err(_) => {}
+        }
     }
 
     #[test]
