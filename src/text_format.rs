@@ -32,18 +32,21 @@ fn is_field_separator(byte: u8) -> bool {
     matches!(byte, b'\t' | b' ' | b':' | b',' | b';')
 }
 
-/// Lines that look like a 9-line block, yet are not one: most likely a typo, which reading
-/// the lines as one-line puzzles would hide.
+/// Lines that look like a block, yet are not one: most likely a typo, which reading the
+/// lines as one-line puzzles would hide.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BlockError {
-    /// Nine lines make a block but for one line that is not a row of it.
+    /// N lines make the block of an N×N grid but for one line that is not a row of it.
     #[error(
-        "line {line} is not a row of the 9-line block the other lines make: {reason} \
-         (each row is 9 digits, 0 or . for a blank, packed, spaced or between |)"
+        "line {line} is not a row of the {size}-line block the other lines make: {reason} \
+         ({})",
+        row_rule(*size)
     )]
     NotARow {
         /// The line's 1-based number in the input.
         line: usize,
+        /// The grid's size: 9, 16 or 25.
+        size: usize,
         /// What is wrong with it.
         reason: String,
     },
@@ -61,6 +64,14 @@ pub enum BlockError {
 /// Content lines enough to tell a block (25 lines at most), a block a few rows off, and a
 /// file of puzzles apart: a long file is never read through here.
 const LINES_TO_TELL: usize = 25 + 1;
+
+/// What a row of a block of `size` lines is, for an error.
+fn row_rule(size: usize) -> String {
+    match size {
+        9 => "each row is 9 digits, 0 or . for a blank, packed, spaced or between |".to_owned(),
+        _ => format!("each row is {size} symbols, 0 or . for a blank"),
+    }
+}
 
 /// The symbols of a row of a block: its characters but whitespace and `|`.
 fn row_symbols(line: &str) -> impl Iterator<Item = char> + '_ {
@@ -112,11 +123,12 @@ fn row_problem(line: &str) -> String {
 /// of nine digits or `.` (border lines aside, `|` aside; the block is written back spaced
 /// when most of its rows are), a 4×4, 16×16 or 25×25 grid a row a line,
 /// otherwise one puzzle per line. Nine lines of which five or more are rows of a block but
-/// some are not are a block with a typo, and 5 to 18 lines that are all rows a block with
-/// rows missing or too many.
+/// some are not are a block with a typo, as are 16 or 25 lines most of which are rows of a
+/// grid that size; 5 to 18 lines that are all rows of a 9×9 block are a block with rows
+/// missing or too many.
 pub fn detect(input: &str) -> Result<Layout, BlockError> {
     let lines: Vec<(usize, &str)> = block_lines(input).take(LINES_TO_TELL).collect();
-    if is_other_block(&lines) {
+    if is_other_block(&lines)? {
         return Ok(Layout::DigitBlock);
     }
     if lines.len() != 9 {
@@ -136,6 +148,7 @@ pub fn detect(input: &str) -> Result<Layout, BlockError> {
         None => Ok(layout),
         Some(&(line, text)) if rows >= 5 => Err(BlockError::NotARow {
             line,
+            size: 9,
             reason: row_problem(text),
         }),
         Some(_) => Ok(Layout::Lines),
@@ -145,15 +158,28 @@ pub fn detect(input: &str) -> Result<Layout, BlockError> {
 /// Whether `lines` are the rows of a 4×4, 16×16 or 25×25 grid: N lines of N symbols
 /// (whitespace and `|` aside). Sixteen lines of 16 symbols could also be sixteen 4×4
 /// puzzles, so they are a block only when most lines hold a symbol no 4×4 grid has: one
-/// typo in a file of 4×4 puzzles does not make it one grid.
-fn is_other_block(lines: &[(usize, &str)]) -> bool {
+/// typo in a file of 4×4 puzzles does not make it one grid. Sixteen or 25 lines most of
+/// which are rows, but one is not, are a block with a typo.
+fn is_other_block(lines: &[(usize, &str)]) -> Result<bool, BlockError> {
     let size = lines.len();
     let beyond_4x4 = |line: &str| row_symbols(line).any(|c| !matches!(c, '0'..='4' | '.'));
-    [4, 16, 25].contains(&size)
-        && lines
-            .iter()
-            .all(|(_, line)| row_symbols(line).count() == size)
-        && (size != 16 || lines.iter().filter(|(_, line)| beyond_4x4(line)).count() > size / 2)
+    if ![4, 16, 25].contains(&size)
+        || (size == 16 && lines.iter().filter(|(_, line)| beyond_4x4(line)).count() <= size / 2)
+    {
+        return Ok(false);
+    }
+    let width = |line: &str| row_symbols(line).count();
+    let rows = lines.iter().filter(|(_, line)| width(line) == size).count();
+    match lines.iter().find(|(_, line)| width(line) != size) {
+        None => Ok(true),
+        // Four lines are too few to tell a grid with a typo from four short puzzles.
+        Some(&(line, text)) if size > 4 && rows > size / 2 => Err(BlockError::NotARow {
+            line,
+            size,
+            reason: format!("{} symbols instead of {size}", width(text)),
+        }),
+        Some(_) => Ok(false),
+    }
 }
 
 /// Reads a block (any block layout) as one grid.
@@ -285,7 +311,7 @@ mod tests {
         lines[3] = "00000000";
         let input = format!("# a comment\n{}\n", lines.join("\n"));
         let not_a_row = |input: &str| match detect(input) {
-            Err(BlockError::NotARow { line, reason }) => (line, reason),
+            Err(BlockError::NotARow { line, reason, .. }) => (line, reason),
             other => panic!("{other:?}"),
         };
         let (line, reason) = not_a_row(&input);
@@ -383,6 +409,23 @@ mod tests {
         let typo = format!("1...2...3...5...\n{}", rows(15, "1...2...3...4..."));
         assert_eq!(detect(&typo), Ok(Layout::Lines));
         assert_eq!(detect(&rows(15, "..G.A...........")), Ok(Layout::Lines));
+        // One row off in a 16×16 or 25×25 grid is named, not read as sixteen puzzles.
+        let typo = format!("{}\n..G.A..........\n", rows(15, "..G.A..........."));
+        let error = detect(&typo).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "line 16 is not a row of the 16-line block the other lines make: 15 symbols \
+             instead of 16 (each row is 16 symbols, 0 or . for a blank)"
+        );
+        let typo = format!("{}\n{}", "P".repeat(26), rows(24, &"P".repeat(25)));
+        assert!(matches!(
+            detect(&typo),
+            Err(BlockError::NotARow {
+                line: 1,
+                size: 25,
+                ..
+            })
+        ));
         let grid = Grid::parse_symbols("1234341221434321").unwrap();
         assert_eq!(
             format_grid(&grid, Layout::DigitBlock),

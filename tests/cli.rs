@@ -224,7 +224,7 @@ fn sixteen_and_twenty_five_by_twenty_five_puzzles_are_answered_in_letters() {
 }
 
 #[test]
-fn a_16x16_or_25x25_grid_written_a_row_a_line_is_one_puzzle() {
+fn a_16x16_or_25x25_grid_written_a_row_a_line_is_one_puzzle_and_a_short_row_is_named() {
     for file in [
         "16x16/16x16-100puzzles-vu-kr.txt",
         "25x25/25x25-grid-1.line.txt",
@@ -239,6 +239,18 @@ fn a_16x16_or_25x25_grid_written_a_row_a_line_is_one_puzzle() {
         let rows: Vec<&str> = result.stdout.lines().collect();
         assert_eq!(rows.len(), size, "{file}: {}", result.stdout);
         assert_eq!(assert_answer_solves(puzzle, &rows.concat()), "", "{file}");
+        // The last symbol of row 3 lost in copying.
+        let third_row_end = 3 * (size + 1) - 1;
+        let typo = [&block[..third_row_end - 1], &block[third_row_end..]].concat();
+        let result = run(&["solve"], &typo);
+        assert_eq!(result.code, Some(1), "{file}: {}", result.stdout);
+        let named = format!("invalid: line 3 is not a row of the {size}-line block");
+        assert!(
+            result.stderr.starts_with(&named),
+            "{file}: {}",
+            result.stderr
+        );
+        assert!(result.stdout.is_empty(), "{file}: {}", result.stdout);
     }
 }
 
