@@ -10,9 +10,9 @@ curl's own clock (`time_total`: connect to last byte, without curl starting up a
 reading the file), which is what a client that is already running waits for. As a floor,
 the same lines also go through `/validate/batch` (an exchange with no solving). As the floor
 of the transport, curl also sends FILE itself to the command behind a plain relay on
-loopback (`relay`): no HTTP past skipping curl's request head, no JSON, the command's own
-output straight back on the socket; what curl and loopback cost a command that does no
-more than the command. The rounds alternate; the medians of each side and the medians of the per-round ratios (to the
+loopback (`relay`, also timed as the exchange alone): no HTTP past skipping curl's request
+head, no JSON, the command's own output straight back on the socket; what curl and
+loopback cost a command that does no more than the command. The rounds alternate; the medians of each side and the medians of the per-round ratios (to the
 command; 1.0 means as fast) are printed, and the answers are checked to be the same
 solutions, line for line. The CPU time each side used is printed too (the server's read
 off /proc), which says how close the batch is to what the cores can do.
@@ -39,6 +39,7 @@ import attack  # noqa: E402  (the server helper)
 BINARY = os.path.join(attack.ROOT, "target", "release", "sudoku-service")
 
 
+SIDES = ("command", "batch", "exchange", "floor", "relay", "relay exchange")
 CPU_OF = {"command": "the command", "batch": "server and curl", "floor": "server and curl",
           "relay": "the command and curl"}
 
@@ -144,15 +145,16 @@ def main():
     # HTTP/0.9: the relay answers with the command's output alone; no `Expect: 100-continue`,
     # which the relay would leave curl waiting a second for.
     relayed = ["curl", "--silent", "--show-error", "--http0.9", "--data-binary", f"@{lines_path}",
-               "--header", "Expect:", f"http://127.0.0.1:{relay.port}/"]
+               "--write-out", "%{stderr}%{time_total}", "--header", "Expect:",
+               f"http://127.0.0.1:{relay.port}/"]
     outputs = {"command": os.path.join(work, "command.out"),
                "batch": os.path.join(work, "batch.out"),
                "relay": os.path.join(work, "relay.out")}
     try:
         subprocess.run(curl(warm_up_path), check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
-        times = {"command": [], "batch": [], "exchange": [], "floor": [], "relay": []}
-        ratios = {"batch": [], "exchange": [], "floor": [], "relay": []}
+        times = {side: [] for side in SIDES}
+        ratios = {side: [] for side in SIDES if side != "command"}
         cpu = {"command": [], "batch": [], "floor": [], "relay": []}
         for _ in range(args.repeats):
             with open(lines_path) as stdin, open(outputs["command"], "w") as stdout:
@@ -171,8 +173,9 @@ def main():
             times["floor"].append(float(floor))
             cpu["floor"].append(used)
             with open(outputs["relay"], "w") as stdout:
-                took, _, used = timed(relayed, subprocess.DEVNULL, stdout)
+                took, exchange, used = timed(relayed, subprocess.DEVNULL, stdout)
             times["relay"].append(took)
+            times["relay exchange"].append(float(exchange))
             cpu["relay"].append(used)
             for side in ratios:
                 ratios[side].append(times[side][-1] / times["command"][-1])
@@ -188,8 +191,8 @@ def main():
         for index, (answer, solution) in enumerate(zip(answers, expected)))
     print(f"{len(grids)} puzzles from {os.path.relpath(args.file, attack.ROOT)}, "
           f"{args.threads} solver threads, {args.repeats} rounds")
-    for side in ("command", "batch", "exchange", "floor", "relay"):
-        print(f"{side:<8} median {statistics.median(times[side]):.3f} s  "
+    for side in SIDES:
+        print(f"{side:<14} median {statistics.median(times[side]):.3f} s  "
               f"({len(grids) / statistics.median(times[side]):,.0f} puzzles/s)")
     for side in ratios:
         print(f"ratio    median {statistics.median(ratios[side]):.2f} ({side} / command)")
