@@ -357,6 +357,11 @@ const fn symbol_values() -> [u8; 256] {
     table
 }
 
+/// Whether `symbol` stands for a value of a `size`×`size` grid, or for a blank.
+pub fn is_symbol_of(symbol: char, size: usize) -> bool {
+    symbol_value(symbol).is_some_and(|value| usize::from(value) <= size)
+}
+
 /// The value a symbol stands for: blanks are 0, `1`-`9`, then `A`=10 up to `P`=25.
 /// Values above the grid's size are rejected by the caller, so it can name them.
 const fn symbol_value(symbol: char) -> Option<u8> {

@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 
-use crate::grid::{Grid, GridError, is_border_line, is_layout};
+use crate::grid::{Grid, GridError, is_border_line, is_layout, is_symbol_of};
 
 /// The layout of a whole input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,11 +65,14 @@ pub enum BlockError {
 /// file of puzzles apart: a long file is never read through here.
 const LINES_TO_TELL: usize = 25 + 1;
 
-/// What a row of a block of `size` lines is, for an error.
+/// What a row of a block of `size` lines (9, 16 or 25) is, for an error.
 fn row_rule(size: usize) -> String {
     match size {
         9 => "each row is 9 digits, 0 or . for a blank, packed, spaced or between |".to_owned(),
-        _ => format!("each row is {size} symbols, 0 or . for a blank"),
+        _ => {
+            let last = char::from(b'A' + (size - 10) as u8);
+            format!("each row is {size} symbols, 1-9 and A-{last}, 0 or . for a blank")
+        }
     }
 }
 
@@ -155,11 +158,11 @@ pub fn detect(input: &str) -> Result<Layout, BlockError> {
     }
 }
 
-/// Whether `lines` are the rows of a 4×4, 16×16 or 25×25 grid: N lines of N symbols
-/// (whitespace and `|` aside). Sixteen lines of 16 symbols could also be sixteen 4×4
-/// puzzles, so they are a block only when most lines hold a symbol no 4×4 grid has: one
-/// typo in a file of 4×4 puzzles does not make it one grid. Sixteen or 25 lines most of
-/// which are rows, but one is not, are a block with a typo.
+/// Whether `lines` are the rows of a 4×4, 16×16 or 25×25 grid: N lines of N symbols of
+/// that grid (whitespace and `|` aside). Sixteen lines of 16 symbols could also be sixteen
+/// 4×4 puzzles, so they are a block only when most lines hold a symbol no 4×4 grid has:
+/// one typo in a file of 4×4 puzzles does not make it one grid. Sixteen or 25 lines most
+/// of which are rows, but some are not, are a block with a typo.
 fn is_other_block(lines: &[(usize, &str)]) -> Result<bool, BlockError> {
     let size = lines.len();
     let beyond_4x4 = |line: &str| row_symbols(line).any(|c| !matches!(c, '0'..='4' | '.'));
@@ -169,14 +172,19 @@ fn is_other_block(lines: &[(usize, &str)]) -> Result<bool, BlockError> {
         return Ok(false);
     }
     let width = |line: &str| row_symbols(line).count();
-    let rows = lines.iter().filter(|(_, line)| width(line) == size).count();
-    match lines.iter().find(|(_, line)| width(line) != size) {
+    let stray = |line: &str| row_symbols(line).find(|&c| !is_symbol_of(c, size));
+    let is_row = |line: &str| width(line) == size && stray(line).is_none();
+    let rows = lines.iter().filter(|(_, line)| is_row(line)).count();
+    match lines.iter().find(|(_, line)| !is_row(line)) {
         None => Ok(true),
         // Four lines are too few to tell a grid with a typo from four short puzzles.
         Some(&(line, text)) if size > 4 && rows > size / 2 => Err(BlockError::NotARow {
             line,
             size,
-            reason: format!("{} symbols instead of {size}", width(text)),
+            reason: match stray(text) {
+                Some(symbol) => format!("{symbol:?} is not a symbol of the grid in {text:?}"),
+                None => format!("{} symbols instead of {size} in {text:?}", width(text)),
+            },
         }),
         Some(_) => Ok(false),
     }
@@ -415,8 +423,22 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "line 16 is not a row of the 16-line block the other lines make: 15 symbols \
-             instead of 16 (each row is 16 symbols, 0 or . for a blank)"
+             instead of 16 in \"..G.A..........\" (each row is 16 symbols, 1-9 and A-G, 0 or \
+             . for a blank)"
         );
+        let typo = format!("{}\n..G.A.....Z.....\n", rows(15, "..G.A..........."));
+        assert!(
+            detect(&typo)
+                .unwrap_err()
+                .to_string()
+                .contains("'Z' is not a symbol of the grid"),
+        );
+        // Twenty-five 4×4 puzzles, named: no 25×25 grid, whatever the names' lengths.
+        let named: String = (1..=25)
+            .map(|n| format!("1234341221434321\tpuzzle-{n}\n"))
+            .collect();
+        assert_eq!(detect(&named), Ok(Layout::Lines));
+        assert_eq!(detect(&named.replace("e-", "e-0")), Ok(Layout::Lines));
         let typo = format!("{}\n{}", "P".repeat(26), rows(24, &"P".repeat(25)));
         assert!(matches!(
             detect(&typo),

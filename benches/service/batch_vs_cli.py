@@ -2,20 +2,25 @@
 """POST /solve/batch against `sudoku-service solve` on the same puzzle file.
 
 The same release binary, with the same number of solver threads, solves every puzzle of
-FILE twice per round: once as a command (`solve --threads N < FILE`), once as a server
-(`serve` with SOLVER_CONCURRENCY=N) answering one NDJSON batch that curl sends and reads
-at once. Both are timed as whole client processes (the server is started beforehand and
-warmed up with one small batch); the batch is also timed as the exchange alone, from
-curl's own clock (`time_total`: connect to last byte, without curl starting up and
-reading the file), which is what a client that is already running waits for. As a floor,
-the same lines also go through `/validate/batch` (an exchange with no solving). As the floor
-of the transport, curl also sends FILE itself to the command behind a plain relay on
-loopback (`relay`, also timed as the exchange alone): no HTTP past skipping curl's request
-head, no JSON, the command's own output straight back on the socket; what curl and
-loopback cost a command that does no more than the command. The rounds alternate; the medians of each side and the medians of the per-round ratios (to the
-command; 1.0 means as fast) are printed, and the answers are checked to be the same
-solutions, line for line. The CPU time each side used is printed too (the server's read
-off /proc), which says how close the batch is to what the cores can do.
+FILE three ways per round:
+
+- as a command (`solve --threads N < FILE`);
+- as a server (`serve` with SOLVER_CONCURRENCY=N) answering one NDJSON batch that curl
+  sends and reads at once (the server is started beforehand and warmed up with one small
+  batch);
+- as the command behind a minimal relay on loopback (`relay`) that curl sends FILE to:
+  no HTTP past skipping curl's request head, no JSON, the command's output straight back
+  on the socket. This is the floor of the transport: what curl and loopback add to the
+  command's own work.
+
+Each is timed as a whole client process; the batch and the relay also as the exchange
+alone, from curl's own clock (`time_total`: connect to last byte, without curl starting
+up and reading the file), which is what a client that is already running waits for. As a
+floor of the HTTP side, the same lines also go through `/validate/batch` (an exchange
+with no solving). The rounds alternate; the medians of each side and the medians of the
+per-round ratios (to the command; 1.0 means as fast) are printed, and the answers are
+checked to be the same solutions, line for line. The CPU time each side used is printed
+too (the server's read off /proc), which says how close each is to what the cores can do.
 
 usage: benches/service/batch_vs_cli.py [--file FILE] [--threads N] [--repeats N] [--no-build]
 """
@@ -39,6 +44,7 @@ import attack  # noqa: E402  (the server helper)
 BINARY = os.path.join(attack.ROOT, "target", "release", "sudoku-service")
 
 
+# What is timed, and whose CPU time each side counts.
 SIDES = ("command", "batch", "exchange", "floor", "relay", "relay exchange")
 CPU_OF = {"command": "the command", "batch": "server and curl", "floor": "server and curl",
           "relay": "the command and curl"}
@@ -66,7 +72,7 @@ def process_cpu(pid):
 
 
 class Relay:
-    """`command` behind a plain relay on a loopback port: for each connection, the request
+    """`command` behind a minimal relay on a loopback port: for each connection, the request
     head is skipped, the body (as long as its Content-Length) goes to a new run of
     `command` on its standard input, and its standard output is the socket itself, closed
     when the command exits (an HTTP/0.9 answer). The relay copies the body in 128 KiB
@@ -78,23 +84,40 @@ class Relay:
         threading.Thread(target=self.serve, args=(command,), daemon=True).start()
 
     def serve(self, command):
+        """Answers connections one at a time, for as long as the script runs; a connection
+        that breaks off is dropped, and the next one is served."""
         while True:
             connection, _ = self.listener.accept()
             with connection:
-                received = b""
-                while b"\r\n\r\n" not in received:
-                    received += connection.recv(1 << 17)
-                head, body = received.split(b"\r\n\r\n", 1)
-                left = int(re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)[1]) - len(body)
-                child = subprocess.Popen(command, stdin=subprocess.PIPE,
-                                         stdout=connection.fileno(), stderr=subprocess.DEVNULL)
-                child.stdin.write(body)
-                while left > 0:
-                    piece = connection.recv(min(left, 1 << 17))
-                    child.stdin.write(piece)
-                    left -= len(piece)
-                child.stdin.close()
-                child.wait()
+                try:
+                    self.answer(connection, command)
+                except (OSError, ValueError, TypeError) as error:
+                    print(f"relay: {error}", file=sys.stderr)
+
+    @staticmethod
+    def answer(connection, command):
+        """Runs `command` on the body of the request on `connection`, its output the answer."""
+        received = b""
+        while b"\r\n\r\n" not in received:
+            piece = connection.recv(1 << 17)
+            if not piece:
+                raise ValueError("the client closed before the end of its request head")
+            received += piece
+        head, body = received.split(b"\r\n\r\n", 1)
+        left = int(re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)[1]) - len(body)
+        child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=connection.fileno(),
+                                 stderr=subprocess.DEVNULL)
+        try:
+            child.stdin.write(body)
+            while left > 0:
+                piece = connection.recv(min(left, 1 << 17))
+                if not piece:
+                    raise ValueError("the client closed before the end of its body")
+                child.stdin.write(piece)
+                left -= len(piece)
+        finally:
+            child.stdin.close()
+            child.wait()
 
 
 def timed(command, stdin, stdout, server=None):
@@ -136,7 +159,8 @@ def main():
     base = f"http://127.0.0.1:{server.port}"
 
     def curl(path, endpoint="/solve/batch"):
-        return ["curl", "--silent", "--show-error", "--fail", "--data-binary", f"@{path}",
+        return ["curl", "--silent", "--show-error", "--fail", "--max-time", "60",
+                "--data-binary", f"@{path}",
                 "--write-out", "%{stderr}%{time_total}",
                 "--header", "Content-Type: application/x-ndjson", base + endpoint]
 
@@ -144,7 +168,8 @@ def main():
     relay = Relay(command)
     # HTTP/0.9: the relay answers with the command's output alone; no `Expect: 100-continue`,
     # which the relay would leave curl waiting a second for.
-    relayed = ["curl", "--silent", "--show-error", "--http0.9", "--data-binary", f"@{lines_path}",
+    relayed = ["curl", "--silent", "--show-error", "--max-time", "60", "--http0.9",
+               "--data-binary", f"@{lines_path}",
                "--write-out", "%{stderr}%{time_total}", "--header", "Expect:",
                f"http://127.0.0.1:{relay.port}/"]
     outputs = {"command": os.path.join(work, "command.out"),
