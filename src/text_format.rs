@@ -81,10 +81,11 @@ fn row_symbols(line: &str) -> impl Iterator<Item = char> + '_ {
     line.chars().filter(|&c| !is_layout(c))
 }
 
-/// Whether `line` is a row of a 9-line block: 9 digits or `.`, packed (Baekjoon 2239),
-/// space-separated (Baekjoon 2580), in groups, or between `|` as drawn on the forums.
-fn is_row(line: &str) -> bool {
-    row_symbols(line).count() == 9 && row_symbols(line).all(is_row_symbol)
+/// Whether `line` is a row of a `size`×`size` grid: `size` symbols of that grid (blanks
+/// `0` or `.`), packed (Baekjoon 2239), space-separated (Baekjoon 2580), in groups, or
+/// between `|` as drawn on the forums.
+fn is_row(line: &str, size: usize) -> bool {
+    row_symbols(line).count() == size && row_symbols(line).all(|c| is_symbol_of(c, size))
 }
 
 /// The fields of a row: what whitespace separates, `|` aside.
@@ -96,11 +97,7 @@ fn row_fields(line: &str) -> Vec<&str> {
 
 /// Whether the row `line` is written as Baekjoon 2580 writes it: single symbols, spaced.
 fn is_spaced_row(line: &str) -> bool {
-    is_row(line) && row_fields(line).len() == 9
-}
-
-fn is_row_symbol(symbol: char) -> bool {
-    symbol.is_ascii_digit() || symbol == '.'
+    is_row(line, 9) && row_fields(line).len() == 9
 }
 
 /// What keeps `line` from being a row of a block.
@@ -112,7 +109,7 @@ fn row_problem(line: &str) -> String {
     let number = fields
         .iter()
         .find(|field| field.len() > 1 && field.bytes().all(|b| b.is_ascii_digit()));
-    if let Some(symbol) = symbols.iter().find(|&&c| !is_row_symbol(c)) {
+    if let Some(symbol) = symbols.iter().find(|&&c| !is_symbol_of(c, 9)) {
         format!("{symbol:?} is not a digit in {line:?}")
     } else if let Some(number) = number.filter(|_| fields.len() > 1 && singles + 1 == fields.len())
     {
@@ -136,18 +133,18 @@ pub fn detect(input: &str) -> Result<Layout, BlockError> {
     }
     if lines.len() != 9 {
         let rows = lines.len();
-        if (5..=2 * 9).contains(&rows) && lines.iter().all(|(_, line)| is_row(line)) {
+        if (5..=2 * 9).contains(&rows) && lines.iter().all(|(_, line)| is_row(line, 9)) {
             return Err(BlockError::RowCount { rows });
         }
         return Ok(Layout::Lines);
     }
-    let rows = lines.iter().filter(|(_, line)| is_row(line)).count();
+    let rows = lines.iter().filter(|(_, line)| is_row(line, 9)).count();
     let spaced = lines.iter().filter(|(_, line)| is_spaced_row(line)).count();
     let layout = match spaced > rows - spaced {
         true => Layout::SpacedBlock,
         false => Layout::DigitBlock,
     };
-    match lines.iter().find(|(_, line)| !is_row(line)) {
+    match lines.iter().find(|(_, line)| !is_row(line, 9)) {
         None => Ok(layout),
         Some(&(line, text)) if rows >= 5 => Err(BlockError::NotARow {
             line,
@@ -165,7 +162,7 @@ pub fn detect(input: &str) -> Result<Layout, BlockError> {
 /// of which are rows, but some are not, are a block with a typo.
 fn is_other_block(lines: &[(usize, &str)]) -> Result<bool, BlockError> {
     let size = lines.len();
-    let beyond_4x4 = |line: &str| row_symbols(line).any(|c| !matches!(c, '0'..='4' | '.'));
+    let beyond_4x4 = |line: &str| row_symbols(line).any(|c| !is_symbol_of(c, 4));
     if ![4, 16, 25].contains(&size)
         || (size == 16 && lines.iter().filter(|(_, line)| beyond_4x4(line)).count() <= size / 2)
     {
@@ -173,9 +170,8 @@ fn is_other_block(lines: &[(usize, &str)]) -> Result<bool, BlockError> {
     }
     let width = |line: &str| row_symbols(line).count();
     let stray = |line: &str| row_symbols(line).find(|&c| !is_symbol_of(c, size));
-    let is_row = |line: &str| width(line) == size && stray(line).is_none();
-    let rows = lines.iter().filter(|(_, line)| is_row(line)).count();
-    match lines.iter().find(|(_, line)| !is_row(line)) {
+    let rows = lines.iter().filter(|(_, line)| is_row(line, size)).count();
+    match lines.iter().find(|(_, line)| !is_row(line, size)) {
         None => Ok(true),
         // Four lines are too few to tell a grid with a typo from four short puzzles.
         Some(&(line, text)) if size > 4 && rows > size / 2 => Err(BlockError::NotARow {
