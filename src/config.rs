@@ -121,6 +121,12 @@ pub struct ServeConfig {
     #[arg(long, env = "BATCH_MIN_READ_RATE", default_value_t = 1024,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub batch_min_read_rate: u32,
+    /// Longest a whole batch may take, in milliseconds, from when it starts to its last
+    /// answer; the lines not answered by then get a `batch_timeout` line, and the answer
+    /// ends.
+    #[arg(long, env = "BATCH_TIMEOUT_MS", default_value_t = 180_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch_timeout_ms: u64,
     /// Seconds the server keeps serving after SIGTERM or SIGINT with `/readyz` at 503, so
     /// load balancers stop sending before the listener closes.
     #[arg(long, env = "DRAIN_DELAY_SECS", default_value_t = 0)]
@@ -176,6 +182,7 @@ impl ServeConfig {
             batch_body_limit_bytes: self.batch_body_limit_bytes,
             batch_max_lines: self.batch_max_lines as usize,
             batch_min_read_rate: self.batch_min_read_rate,
+            batch_timeout: Duration::from_millis(self.batch_timeout_ms),
         }
     }
 

@@ -2,23 +2,24 @@
 //! `concurrency` runs at once, whatever thread they run on, behind a bounded wait queue,
 //! and never for longer than their time limit.
 //!
-//! Three semaphores keep the limits:
+//! A solver slot is a core: `slots` has one permit per solver, and nothing runs the work
+//! without one. Every run starts with a **quick attempt** of at most [`QUICK_ATTEMPT`],
+//! inline on the calling async worker while it holds a slot: nearly every 9×9 grid is
+//! solved within it, and the hand-off to a blocking thread (tens of microseconds) would
+//! cost more than the solve. Only work that outlasts its attempt is **admitted**:
+//! `admission` has one permit per solver and per queue place, and a run that finds none
+//! is refused with [`PoolError::Overloaded`] at once. It then starts again on a blocking
+//! thread that holds its admission and a slot until it returns, so a slot frees only when
+//! the work has really stopped, even if the caller was answered (time limit) or went away
+//! before.
 //!
-//! - `admission` has one permit per solver and per queue place. A run takes one before
-//!   anything else and keeps it to the end; when none is left the run is refused with
-//!   [`PoolError::Overloaded`] at once, before any solver work.
-//! - `slots` has one permit per solver: nothing runs the work without one.
-//! - `long_slots` has one permit fewer than `slots` (but at least one): a run that
-//!   outlasts its quick attempt needs one of these besides its slot, so with two solvers
-//!   or more a slot always stays for quick attempts, and an easy grid does not wait behind
-//!   hard ones.
-//!
-//! Every run starts with a quick attempt of at most [`QUICK_ATTEMPT`], inline on the
-//! calling async worker while it holds a slot: nearly every 9×9 grid is solved within
-//! it, and the hand-off to a blocking thread (tens of microseconds) would cost more than
-//! the solve. Work that outlasts the attempt starts again on a blocking thread that holds
-//! both its permits until it returns, so a slot frees only when the work has really
-//! stopped, even if the caller was answered (time limit) or went away before.
+//! Quick attempts come first: long work, each time it polls its [`Cancellation`] (every
+//! millisecond or so), hands its slot over while quick attempts wait for one, and queues
+//! for it again behind them (the semaphore is first come, first served). So a cheap
+//! request never waits behind expensive ones for more than the quick attempts ahead of
+//! it, even when every solver is busy and the queue is full, and solving never uses more
+//! than `concurrency` cores. At most [`QUICK_QUEUE_PER_SOLVER`] quick attempts per solver
+//! wait at once; beyond that a run skips its quick attempt and goes to admission.
 //!
 //! [`SolverPool::occupancy`] says how many runs hold a solver (read off `slots`) and how
 //! many wait for one (counted only on the way through a wait), so a run that does not wait
@@ -29,11 +30,14 @@
 //! abandoned run stops burning CPU within milliseconds.
 
 use std::num::NonZeroU64;
-use std::sync::Arc;
+use std::pin::pin;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
+use tokio::runtime::Handle;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::solver::Cancellation;
@@ -44,10 +48,15 @@ use crate::solver::Cancellation;
 /// other requests within a fraction of a millisecond.
 pub const QUICK_ATTEMPT: Duration = Duration::from_micros(250);
 
+/// Quick attempts per solver that may wait for a slot at once: each holds it for at most
+/// [`QUICK_ATTEMPT`], so the last of them waits about 16 ms.
+pub const QUICK_QUEUE_PER_SOLVER: usize = 64;
+
 /// Why a run of work did not give a result.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PoolError {
-    /// Every solver is busy and the wait queue is full; nothing was run.
+    /// Every solver is busy and the wait queue is full; nothing was run beyond the quick
+    /// attempt.
     #[error("every solver is busy and the wait queue is full")]
     Overloaded {
         /// When a retry has a fair chance: the pool's time limit in whole seconds, rounded
@@ -84,7 +93,7 @@ pub struct PoolLimits {
 pub struct Occupancy {
     /// Runs that hold a solver slot.
     pub running: usize,
-    /// Runs admitted that wait for a slot.
+    /// Runs that wait for a slot: admitted ones, and quick attempts.
     pub waiting: usize,
 }
 
@@ -95,12 +104,13 @@ pub struct SolverPool(Arc<Bounds>);
 struct Bounds {
     admission: Arc<Semaphore>,
     slots: Arc<Semaphore>,
-    long_slots: Arc<Semaphore>,
     time_limit: Duration,
     /// The permits of `slots` when nothing runs.
     concurrency: usize,
-    /// Runs waiting for a permit of `slots` or `long_slots`.
+    /// Runs waiting for a permit of `slots`.
     waiting: AtomicUsize,
+    /// Quick attempts among them: long work lends its slot while there are any.
+    quick_waiting: AtomicUsize,
 }
 
 impl SolverPool {
@@ -110,10 +120,10 @@ impl SolverPool {
         SolverPool(Arc::new(Bounds {
             admission: Arc::new(Semaphore::new(concurrency + limits.queue_length)),
             slots: Arc::new(Semaphore::new(concurrency)),
-            long_slots: Arc::new(Semaphore::new((concurrency - 1).max(1))),
             time_limit: limits.time_limit,
             concurrency,
             waiting: AtomicUsize::new(0),
+            quick_waiting: AtomicUsize::new(0),
         }))
     }
 
@@ -143,43 +153,52 @@ impl SolverPool {
     {
         let bounds = &self.0;
         let deadline = Instant::now() + limit;
-        let _admitted = Arc::clone(&bounds.admission)
+        let mut waited = Duration::ZERO;
+        let timed_out = |waited| PoolError::TimedOut { limit, waited };
+        if bounds.quick_waiting.load(Ordering::Relaxed)
+            < QUICK_QUEUE_PER_SOLVER * bounds.concurrency
+        {
+            let slot = bounds
+                .wait_for_slot(Lane::Quick, deadline, &mut waited)
+                .await
+                .ok_or_else(|| timed_out(waited))?;
+            // Within one poll of this future, so it cannot be abandoned halfway: no flag.
+            let quick_end = Instant::now() + QUICK_ATTEMPT;
+            let quick = work(&Cancellation::none().with_deadline(quick_end.min(deadline)));
+            drop(slot);
+            if let Some(result) = quick {
+                return Ok(result);
+            }
+            if quick_end >= deadline {
+                return Err(timed_out(waited));
+            }
+        }
+
+        let admitted = Arc::clone(&bounds.admission)
             .try_acquire_owned()
             .map_err(|_| PoolError::Overloaded {
                 retry_after: whole_seconds(bounds.time_limit),
             })?;
-        let mut waited = Duration::ZERO;
-        let timed_out = |waited| PoolError::TimedOut { limit, waited };
-        let slot = bounds
-            .wait_for(&bounds.slots, deadline, &mut waited)
-            .await
-            .ok_or_else(|| timed_out(waited))?;
-        // Within one poll of this future, so it cannot be abandoned halfway: no flag.
-        let quick_end = Instant::now() + QUICK_ATTEMPT;
-        let quick = work(&Cancellation::none().with_deadline(quick_end.min(deadline)));
-        if let Some(result) = quick {
-            return Ok(result);
-        }
-        drop(slot);
-        if quick_end >= deadline {
-            return Err(timed_out(waited));
-        }
-
         // Raised if this future is dropped (the client went away) while work runs.
         let abandoned = Arc::new(AtomicBool::new(false));
         let _cancel_on_drop = CancelOnDrop(Arc::clone(&abandoned));
-        let cancel = Cancellation::none().with_flag(abandoned);
-        let long_slot = bounds
-            .wait_for(&bounds.long_slots, deadline, &mut waited)
-            .await;
-        let slot = bounds.wait_for(&bounds.slots, deadline, &mut waited).await;
-        let (Some(long_slot), Some(slot)) = (long_slot, slot) else {
-            return Err(timed_out(waited));
+        let slot = bounds
+            .wait_for_slot(Lane::Long, deadline, &mut waited)
+            .await
+            .ok_or_else(|| timed_out(waited))?;
+        let lent = LentSlot {
+            bounds: Arc::clone(bounds),
+            slot: Mutex::new(Some(slot)),
+            runtime: Handle::current(),
         };
         let run = tokio::task::spawn_blocking(move || {
             // The permits live in this closure: they are held until the thread is free.
-            let _permits = (long_slot, slot);
-            work(&cancel.with_deadline(deadline))
+            let _admitted = admitted;
+            let cancel = Cancellation::none()
+                .with_flag(abandoned)
+                .with_deadline(deadline)
+                .with_checkpoint(move || lent.lend_to_quick_attempts());
+            work(&cancel)
         });
         match run.await {
             Ok(Some(result)) => Ok(result),
@@ -195,22 +214,32 @@ fn whole_seconds(limit: Duration) -> Duration {
     Duration::from_secs(seconds.max(1))
 }
 
+/// Which way a run waits for a slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lane {
+    /// A quick attempt, which long work makes way for.
+    Quick,
+    /// Admitted work that outlasted its quick attempt.
+    Long,
+}
+
 impl Bounds {
-    /// A permit of `semaphore`, waited for until `deadline` (counted as waiting meanwhile,
-    /// and the time added to `waited`); `None` when the deadline came first. A free permit
-    /// is taken without a timer or a clock reading.
-    async fn wait_for(
+    /// A slot, waited for until `deadline` (counted as waiting meanwhile, and the time
+    /// added to `waited`); `None` when the deadline came first. A free slot is taken
+    /// without a timer or a clock reading.
+    async fn wait_for_slot(
         &self,
-        semaphore: &Arc<Semaphore>,
+        lane: Lane,
         deadline: Instant,
         waited: &mut Duration,
     ) -> Option<OwnedSemaphorePermit> {
-        if let Ok(permit) = Arc::clone(semaphore).try_acquire_owned() {
+        if let Ok(permit) = Arc::clone(&self.slots).try_acquire_owned() {
             return Some(permit);
         }
         let _waiting = Waiting::count(&self.waiting);
+        let _quick = (lane == Lane::Quick).then(|| Waiting::count(&self.quick_waiting));
         let started = Instant::now();
-        let permit = Arc::clone(semaphore).acquire_owned();
+        let permit = Arc::clone(&self.slots).acquire_owned();
         // Boxed: only waits pay for the timer, and every caller's future stays small.
         let permit = Box::pin(tokio::time::timeout_at(deadline.into(), permit))
             .await
@@ -218,6 +247,39 @@ impl Bounds {
             .map(|permit| permit.expect("the pool's semaphores are never closed"));
         *waited += started.elapsed();
         permit
+    }
+}
+
+/// The slot of long work on its blocking thread, which it lends to quick attempts.
+struct LentSlot {
+    bounds: Arc<Bounds>,
+    slot: Mutex<Option<OwnedSemaphorePermit>>,
+    runtime: Handle,
+}
+
+impl LentSlot {
+    /// While quick attempts wait for a slot, hands this one over and blocks until it is
+    /// this run's turn again, behind them: it joins the queue before it lets go, so that no
+    /// run that comes later takes the slot first.
+    fn lend_to_quick_attempts(&self) {
+        if self.bounds.quick_waiting.load(Ordering::Relaxed) == 0 {
+            return;
+        }
+        let mut slot = self
+            .slot
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let _waiting = Waiting::count(&self.bounds.waiting);
+        let again = self.runtime.block_on(async {
+            let mut again = pin!(Arc::clone(&self.bounds.slots).acquire_owned());
+            let queued = std::future::poll_fn(|cx| Poll::Ready(again.as_mut().poll(cx))).await;
+            drop(slot.take());
+            match queued {
+                Poll::Ready(again) => again,
+                Poll::Pending => again.await,
+            }
+        });
+        *slot = Some(again.expect("the pool's semaphores are never closed"));
     }
 }
 
@@ -294,54 +356,113 @@ mod tests {
         assert_eq!(ran_on, Ok(thread));
     }
 
+    /// Starts `work` on `pool` as a task of its own, with a 10 s limit.
+    fn spawn_run(
+        pool: &SolverPool,
+        work: impl Fn(&Cancellation) -> Option<()> + Send + 'static,
+    ) -> tokio::task::JoinHandle<Result<(), PoolError>> {
+        let pool = pool.clone();
+        tokio::spawn(async move { pool.run(Duration::from_secs(10), work).await })
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn long_work_leaves_a_slot_for_quick_attempts_and_admission_is_bounded() {
-        // Two solvers and no queue: two runs are admitted.
-        let pool = pool(2, 0);
+    async fn admission_bounds_the_work_past_its_quick_attempt() {
+        // Two solvers and one queue place: three runs are admitted.
+        let pool = pool(2, 1);
         let running = Arc::new(AtomicUsize::new(0));
-        let long = tokio::spawn({
-            let (pool, running) = (pool.clone(), Arc::clone(&running));
-            async move { pool.run(Duration::from_secs(10), endless(running)).await }
-        });
-        eventually(
-            || running.load(Ordering::SeqCst) == 1 && pool.0.long_slots.available_permits() == 0,
-            "the long run never started on its blocking thread",
-        )
-        .await;
-        // A second long run is admitted, and waits for the only long slot.
-        let waiting = tokio::spawn({
-            let (pool, running) = (pool.clone(), Arc::clone(&running));
-            async move { pool.run(Duration::from_secs(10), endless(running)).await }
-        });
-        let one_runs_one_waits = Occupancy {
-            running: 1,
+        let runs: Vec<_> = (0..3)
+            .map(|_| spawn_run(&pool, endless(Arc::clone(&running))))
+            .collect();
+        let two_run_one_waits = Occupancy {
+            running: 2,
             waiting: 1,
         };
         eventually(
-            || pool.0.admission.available_permits() == 0 && pool.occupancy() == one_runs_one_waits,
-            "the second run was never admitted to wait",
+            || running.load(Ordering::SeqCst) == 2 && pool.occupancy() == two_run_one_waits,
+            "two long runs never held both solvers with a third waiting",
         )
         .await;
-        // A third is refused at once, and its work never runs; it is told to retry once
-        // the runs it found have hit the pool's limit, whatever limit it asked for.
-        let refused = pool.run(Duration::from_millis(5), |_| -> Option<()> {
-            panic!("a refused run must not run")
-        });
-        assert!(matches!(
-            refused.await,
-            Err(PoolError::Overloaded { retry_after }) if retry_after == Duration::from_secs(10)
-        ));
-        assert_eq!(running.load(Ordering::SeqCst), 1, "the second run waits");
+        // A fourth gets its quick attempt, and is refused once that runs out; it is told
+        // to retry once the runs it found have hit the pool's limit, whatever it asked.
+        let attempts = Arc::new(AtomicUsize::new(0));
+        let refused = pool
+            .run(Duration::from_millis(50), {
+                let attempts = Arc::clone(&attempts);
+                move |cancel| -> Option<()> {
+                    attempts.fetch_add(1, Ordering::SeqCst);
+                    while !cancel.is_cancelled() {}
+                    None
+                }
+            })
+            .await;
+        assert!(
+            matches!(refused, Err(PoolError::Overloaded { retry_after }) if retry_after == Duration::from_secs(10)),
+            "{refused:?}"
+        );
+        assert_eq!(
+            attempts.load(Ordering::SeqCst),
+            1,
+            "only the quick attempt ran"
+        );
 
         // Dropping the callers stops their work: the slots come back.
-        long.abort();
-        waiting.abort();
+        runs.iter().for_each(tokio::task::JoinHandle::abort);
         let idle = Occupancy {
             running: 0,
             waiting: 0,
         };
         eventually(
             || running.load(Ordering::SeqCst) == 0 && pool.occupancy() == idle,
+            "abandoned work kept running",
+        )
+        .await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn long_work_pauses_for_quick_attempts_and_never_runs_beside_them() {
+        // One solver, held by long work, and a full queue.
+        let pool = pool(1, 1);
+        let running = Arc::new(AtomicUsize::new(0));
+        // Raised while the long work computes, lowered while it polls its cancellation
+        // (where it lends its slot).
+        let computing = Arc::new(AtomicBool::new(false));
+        let long = spawn_run(&pool, {
+            let (running, computing) = (Arc::clone(&running), Arc::clone(&computing));
+            move |cancel| {
+                running.fetch_add(1, Ordering::SeqCst);
+                loop {
+                    computing.store(true, Ordering::SeqCst);
+                    (0..1000).for_each(|_| std::hint::spin_loop());
+                    computing.store(false, Ordering::SeqCst);
+                    if cancel.is_cancelled() {
+                        break;
+                    }
+                }
+                running.fetch_sub(1, Ordering::SeqCst);
+                None
+            }
+        });
+        let queued = spawn_run(&pool, endless(Arc::clone(&running)));
+        eventually(
+            || pool.0.admission.available_permits() == 0 && pool.occupancy().waiting == 1,
+            "the long runs never filled the solver and the queue",
+        )
+        .await;
+        for _ in 0..20 {
+            let quick = pool.run(Duration::from_secs(10), {
+                let computing = Arc::clone(&computing);
+                move |_| Some(computing.load(Ordering::SeqCst))
+            });
+            let long_was_computing = bounded(quick, "a quick attempt waited for long work")
+                .await
+                .expect("a quick attempt is served while long work holds the solver");
+            assert!(!long_was_computing, "quick and long work ran at once");
+        }
+        assert!(!long.is_finished() && !queued.is_finished());
+        long.abort();
+        queued.abort();
+        eventually(
+            || running.load(Ordering::SeqCst) == 0,
             "abandoned work kept running",
         )
         .await;

@@ -2,12 +2,8 @@
 //! SIGINT. A request in flight is answered, the process exits 0, and a request that
 //! outlives the grace period does not keep the process alive. Its log is read too.
 
-use std::io::{BufRead, BufReader};
-use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, ChildStdout, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
+use std::net::TcpStream;
 use std::thread;
-use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
@@ -16,117 +12,8 @@ mod busy_grid;
 mod common;
 
 use busy_grid::busy_grid;
+use common::child::Service;
 use common::raw_http::{RawConnection, RawResponse, request};
-
-const BINARY: &str = env!("CARGO_BIN_EXE_sudoku-service");
-
-/// How long a test waits for the process before calling it hung.
-const HANG_GUARD: Duration = Duration::from_secs(60);
-
-/// The service, running as a child process.
-struct Service {
-    child: Child,
-    addr: SocketAddr,
-    logs: mpsc::Receiver<String>,
-}
-
-impl Service {
-    /// Starts the binary on a free loopback port, with JSON logs, and waits until it listens.
-    fn start(args: &[&str]) -> Service {
-        let mut child = Command::new(BINARY)
-            .args([
-                "serve",
-                "--listen-addr",
-                "127.0.0.1:0",
-                "--log-format",
-                "json",
-            ])
-            .args(args)
-            .env("RUST_LOG", "info")
-            .env_remove("PORT")
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the binary starts");
-        let logs = forward_lines(child.stdout.take().unwrap());
-        let addr = loop {
-            let line = logs
-                .recv_timeout(HANG_GUARD)
-                .expect("the service logs that it listens");
-            let event: Value = serde_json::from_str(&line).expect("log lines are JSON");
-            if event["fields"]["message"] == "listening" {
-                break event["fields"]["addr"].as_str().unwrap().parse().unwrap();
-            }
-        };
-        Service { child, addr, logs }
-    }
-
-    /// Sends `signal` to the process.
-    fn signal(&self, signal: libc::c_int) {
-        let pid = libc::pid_t::try_from(self.child.id()).unwrap();
-        // SAFETY: `kill` has no memory-safety preconditions; the pid is our own child's.
-        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
-    }
-
-    /// Waits for the process to exit, killing it if it hangs.
-    fn wait(mut self) -> (ExitStatus, Vec<String>) {
-        let started = Instant::now();
-        let status = loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                break status;
-            }
-            if started.elapsed() > HANG_GUARD {
-                self.child.kill().unwrap();
-                panic!("the service did not exit");
-            }
-            thread::sleep(Duration::from_millis(20));
-        };
-        (status, self.logs.try_iter().collect())
-    }
-
-    /// Waits until a log line contains `text` (lines before it are dropped).
-    fn wait_for_log(&self, text: &str) {
-        loop {
-            let line = self
-                .logs
-                .recv_timeout(HANG_GUARD)
-                .unwrap_or_else(|_| panic!("no log line with {text:?}"));
-            if line.contains(text) {
-                return;
-            }
-        }
-    }
-
-    /// Waits until the metric line starting with `series` shows `value`.
-    fn wait_for_metric(&self, series: &str, value: &str) {
-        let started = Instant::now();
-        while started.elapsed() < HANG_GUARD {
-            let metrics = request(self.addr, "GET", "/metrics", "").expect("metrics");
-            let shown = metrics
-                .body
-                .lines()
-                .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '));
-            if shown == Some(value) {
-                return;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
-        panic!("{series} never showed {value}");
-    }
-}
-
-/// Hands the child's output on line by line, so its pipe never fills up.
-fn forward_lines(stdout: ChildStdout) -> mpsc::Receiver<String> {
-    let (sender, receiver) = mpsc::channel();
-    thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if sender.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    receiver
-}
 
 /// Starts a busy solve in the background and returns its eventual response.
 fn solve_in_background(

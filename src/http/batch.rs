@@ -10,11 +10,20 @@
 //! The lines that have arrived together are answered in groups (see [`LineWork`]), one
 //! task per group, through the same solver pool as single requests, at most [`window`]
 //! groups at once; answers go out in input order as soon as every line before theirs is
-//! answered. When the answer is dropped (the client went away), the tasks of the groups
-//! left are aborted, which stops their solves.
+//! answered. Within a group, the answers found at once are sent together, and a line that
+//! outlasts its quick attempt first sends the answers before it, so no answer waits for
+//! the rest of its group. When the answer is dropped (the client went away), the tasks of
+//! the groups left are aborted, which stops their solves.
+//!
+//! A batch has a total time limit: once it runs out, every line read and not answered
+//! gets a `batch_timeout` problem, the rest of the body is left unread (one more
+//! `batch_timeout` line, numbered as the next line, says so), and the answer ends.
 
 use std::convert::Infallible;
 use std::io::Write;
+use std::panic::AssertUnwindSafe;
+use std::pin::pin;
+use std::task::Poll;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
@@ -23,10 +32,12 @@ use axum::http::HeaderValue;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, post};
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
+use http_body::Body as _;
 use http_body_util::BodyExt;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::task::AbortOnDropHandle;
 
@@ -101,7 +112,9 @@ where
     check_body_request(&request, APPLICATION_NDJSON)?;
     let limits = *state.limits();
     declared_length(&request, limits.batch_body_limit_bytes)?;
-    let mut reader = LineReader::new(request.into_body(), state.body_budget().clone(), &limits);
+    let deadline = Deadline::after(limits.batch_timeout);
+    let body_budget = state.body_budget().clone();
+    let mut reader = LineReader::new(request.into_body(), body_budget, &limits, deadline);
     // The answer starts once the first line has arrived: hyper sends `100 Continue` when the
     // body is first read, and a client that waits for it (curl does, for large bodies)
     // would take a final status sent before it as the end of the exchange.
@@ -112,28 +125,16 @@ where
     });
     let lines = futures_util::stream::iter(first).chain(rest);
     let answers = lines
-        // The lines that have arrived together are answered in groups, one task each.
+        // The lines that have arrived together are answered in groups, one task each,
+        // which sends its answers in pieces; the pieces of each group are read in turn.
         .ready_chunks(work.group())
         .map(move |group| {
-            let numbers: Vec<usize> = group.iter().map(|(number, _)| *number).collect();
-            let task = tokio::spawn(answer_group(state.clone(), group, answer));
-            let task = AbortOnDropHandle::new(task);
-            async move {
-                let answers = task.await.unwrap_or_else(|error| {
-                    let failed = ApiError::Internal {
-                        cause: format!("a batch line failed: {error}"),
-                    };
-                    let json = failed.problem_json();
-                    let mut answers = Vec::new();
-                    for &number in &numbers {
-                        push_numbered(&mut answers, number, |out| out.extend_from_slice(&json));
-                    }
-                    answers
-                });
-                Ok::<_, Infallible>(Bytes::from(answers))
-            }
+            let (pieces, received) = mpsc::unbounded_channel();
+            let task = tokio::spawn(answer_group(state.clone(), group, answer, deadline, pieces));
+            std::future::ready(group_answers(received, AbortOnDropHandle::new(task)))
         })
-        .buffered(window(&limits));
+        .buffered(window(&limits))
+        .flatten();
     Ok((
         [(CONTENT_TYPE, HeaderValue::from_static(APPLICATION_NDJSON))],
         Body::from_stream(answers),
@@ -141,24 +142,101 @@ where
         .into_response())
 }
 
-/// The answers to `group`, one numbered line each, in order.
-async fn answer_group<Req, Resp, F, Fut>(state: AppState, group: Vec<Line>, answer: F) -> Vec<u8>
-where
+/// The end of a batch's time: when it is, and the limit it came from.
+#[derive(Debug, Clone, Copy)]
+struct Deadline {
+    at: Instant,
+    limit: Duration,
+}
+
+impl Deadline {
+    fn after(limit: Duration) -> Self {
+        Deadline {
+            at: Instant::now() + limit,
+            limit,
+        }
+    }
+
+    /// The problem of a line that the deadline left unanswered.
+    fn problem(self) -> ApiError {
+        ApiError::BatchTimeout { limit: self.limit }
+    }
+}
+
+/// The pieces of answer that the task of a group sends, in order; aborts the task when
+/// dropped.
+fn group_answers(
+    received: mpsc::UnboundedReceiver<Bytes>,
+    task: AbortOnDropHandle<()>,
+) -> impl futures_util::Stream<Item = Result<Bytes, Infallible>> {
+    futures_util::stream::unfold((received, task), |(mut received, task)| async move {
+        let piece = received.recv().await?;
+        Some((Ok(piece), (received, task)))
+    })
+}
+
+/// Answers `group`, one numbered line each, in order, and sends the answers to `pieces`:
+/// those found at once together, and those before a line that has to wait (for a solver,
+/// or on a blocking thread) before it waits. A line still unanswered at `deadline` gets
+/// its problem, and so do the lines after it.
+async fn answer_group<Req, Resp, F, Fut>(
+    state: AppState,
+    group: Vec<Line>,
+    answer: F,
+    deadline: Deadline,
+    pieces: mpsc::UnboundedSender<Bytes>,
+) where
     Req: DeserializeOwned,
     Resp: Serialize,
     F: Fn(AppState, Req) -> Fut,
     Fut: Future<Output = Result<Resp, ApiError>>,
 {
     let mut answers = Vec::with_capacity(group.len() * RESPONSE_CAPACITY);
+    let mut timed_out = false;
     for (number, line) in group {
         let request = line.and_then(|line| parse_line::<Req>(&line.bytes));
         let answered = match request {
-            Ok(request) => answer(state.clone(), request).await,
+            Ok(_) if timed_out => Err(deadline.problem()),
+            Ok(request) => {
+                // A panic is this line's problem alone.
+                let answering = AssertUnwindSafe(answer(state.clone(), request)).catch_unwind();
+                let mut answering = pin!(answering);
+                let at_once = std::future::poll_fn(|cx| Poll::Ready(answering.as_mut().poll(cx)));
+                let answered = match at_once.await {
+                    Poll::Ready(answered) => Some(answered),
+                    Poll::Pending => {
+                        if !answers.is_empty() {
+                            // The receiver is gone only when the batch's answer is.
+                            let _ = pieces.send(Bytes::from(std::mem::take(&mut answers)));
+                        }
+                        tokio::time::timeout_at(deadline.at, answering).await.ok()
+                    }
+                };
+                match answered {
+                    Some(Ok(answered)) => answered,
+                    Some(Err(panic)) => Err(ApiError::Internal {
+                        cause: format!("a batch line failed: {}", panic_message(&*panic)),
+                    }),
+                    None => {
+                        timed_out = true;
+                        Err(deadline.problem())
+                    }
+                }
+            }
             Err(error) => Err(error),
         };
         push_numbered(&mut answers, number, |out| write_answer(out, answered));
     }
-    answers
+    let _ = pieces.send(Bytes::from(answers));
+}
+
+/// The message of a panic's payload.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic")
 }
 
 /// Appends `answered` as JSON to `out`: the answer, or the problem it is.
@@ -211,10 +289,12 @@ struct LineReader {
     /// Whether the batch has ended.
     finished: bool,
     limits: Limits,
+    /// When the batch's time runs out: no body is read after it.
+    deadline: Deadline,
 }
 
 impl LineReader {
-    fn new(body: Body, budget: BodyBudget, limits: &Limits) -> Self {
+    fn new(body: Body, budget: BodyBudget, limits: &Limits, deadline: Deadline) -> Self {
         LineReader {
             body,
             budget,
@@ -227,11 +307,13 @@ impl LineReader {
             waited: Duration::ZERO,
             finished: false,
             limits: *limits,
+            deadline,
         }
     }
 
     /// The next line that is not blank; `None` after the last one, or after a problem
-    /// that ends the batch (too many lines, too many bytes, too slow, cut off).
+    /// that ends the batch (too many lines, too many bytes, too slow, cut off, out of
+    /// time).
     async fn next_line(&mut self) -> Option<Line> {
         while !self.finished {
             if let Some(end) = memchr::memchr(b'\n', &self.pending) {
@@ -300,7 +382,8 @@ impl LineReader {
 
     /// The next piece of the body; `None` at its end. The client must keep up a minimum
     /// average rate once the grace period has passed, counting only the time spent
-    /// waiting for it (not the time its answers take).
+    /// waiting for it (not the time its answers take), and no piece is read once the
+    /// batch's time has run out.
     async fn next_frame(&mut self) -> Result<Option<Bytes>, ApiError> {
         let body_limit = self.limits.batch_body_limit_bytes;
         let min_rate = self.limits.batch_min_read_rate;
@@ -312,10 +395,20 @@ impl LineReader {
             let earned = Duration::from_secs_f64(self.received as f64 / f64::from(min_rate));
             let allowed = (self.limits.body_read_timeout + earned).saturating_sub(self.waited);
             let started = Instant::now();
-            let frame = tokio::time::timeout(allowed, self.body.frame()).await;
+            let left = self.deadline.at.saturating_duration_since(started);
+            if left.is_zero() {
+                return match self.body.is_end_stream() {
+                    true => Ok(None),
+                    false => Err(self.deadline.problem()),
+                };
+            }
+            let frame = tokio::time::timeout(allowed.min(left), self.body.frame()).await;
             self.waited += started.elapsed();
-            let frame = frame.map_err(|_| ApiError::BodyTooSlow {
-                bytes_per_sec: min_rate,
+            let frame = frame.map_err(|_| match Instant::now() >= self.deadline.at {
+                true => self.deadline.problem(),
+                false => ApiError::BodyTooSlow {
+                    bytes_per_sec: min_rate,
+                },
             })?;
             let Some(frame) = frame else { return Ok(None) };
             let frame = frame.map_err(|error| read_error(&error, body_limit))?;

@@ -70,6 +70,8 @@ pub struct Limits {
     /// Slowest average rate at which a batch body may arrive, in bytes per second, once
     /// `body_read_timeout` has passed.
     pub batch_min_read_rate: u32,
+    /// Longest a whole batch may take, from when it starts to its last answer.
+    pub batch_timeout: Duration,
 }
 
 /// What every handler shares; cheap to clone.

@@ -121,6 +121,15 @@ pub enum ApiError {
         /// The limit that applied.
         timeout: std::time::Duration,
     },
+    /// A batch ran out of its total time limit before this line was answered.
+    #[error(
+        "the batch's time limit of {} ms ran out before this line was answered; the lines after it were not read",
+        limit.as_millis()
+    )]
+    BatchTimeout {
+        /// The limit that applied.
+        limit: std::time::Duration,
+    },
     /// A batch body arrived more slowly than the server's minimum rate.
     #[error("the request body arrived more slowly than {bytes_per_sec} bytes/s")]
     BodyTooSlow {
@@ -337,6 +346,11 @@ impl ApiError {
             Self::Overloaded { .. } => {
                 (StatusCode::SERVICE_UNAVAILABLE, "overloaded", "Overloaded")
             }
+            Self::BatchTimeout { .. } => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "batch_timeout",
+                "Batch timed out",
+            ),
             Self::PayloadTooLarge { .. } | Self::LineTooLong { .. } | Self::TooManyLines { .. } => {
                 (
                     StatusCode::PAYLOAD_TOO_LARGE,

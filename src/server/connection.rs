@@ -65,9 +65,10 @@ pub(super) fn builder(settings: &ServerSettings) -> auto::Builder<TokioExecutor>
         .http1()
         .timer(TokioTimer::new())
         .header_read_timeout(settings.header_read_timeout)
-        .max_buf_size(read_buffer_bytes(settings))
-        // A client that shuts its side down after its request still gets the answer.
-        .half_close(true);
+        // A client that shuts its side down while its request runs has gone away, as for
+        // nginx (499) and Go's net/http: hyper then ends the connection, which drops the
+        // request and so stops its work. (hyper does not read a half-closed connection.)
+        .max_buf_size(read_buffer_bytes(settings));
     builder
         .http2()
         .timer(TokioTimer::new())

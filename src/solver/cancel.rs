@@ -1,6 +1,7 @@
 //! Cooperative cancellation: a deadline, a time limit and a flag that the search polls as
-//! it goes.
+//! it goes, and a checkpoint where whoever runs the work may pause it.
 
+use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -12,6 +13,17 @@ pub struct Cancellation {
     deadline: Option<Instant>,
     time_limit: Option<Duration>,
     flag: Option<Arc<AtomicBool>>,
+    checkpoint: Option<Checkpoint>,
+}
+
+/// What the work calls each time it polls its cancellation.
+#[derive(Clone)]
+struct Checkpoint(Arc<dyn Fn() + Send + Sync>);
+
+impl fmt::Debug for Checkpoint {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("Checkpoint")
+    }
 }
 
 impl Cancellation {
@@ -40,9 +52,25 @@ impl Cancellation {
         self
     }
 
+    /// Also calls `checkpoint` each time the work polls whether to stop (before it reads
+    /// the clock), from the work's own thread: a runner may block there to pause the work
+    /// and lend its core to other work for a while.
+    pub fn with_checkpoint(mut self, checkpoint: impl Fn() + Send + Sync + 'static) -> Self {
+        self.checkpoint = Some(Checkpoint(Arc::new(checkpoint)));
+        self
+    }
+
     /// Whether the solve should stop now (leaving the time limit aside).
     pub fn is_cancelled(&self) -> bool {
+        self.pass_checkpoint();
         self.stopped_at(self.deadline, Instant::now())
+    }
+
+    /// Calls the checkpoint, if there is one.
+    fn pass_checkpoint(&self) {
+        if let Some(Checkpoint(checkpoint)) = &self.checkpoint {
+            checkpoint();
+        }
     }
 
     /// Whether the flag is raised, or `deadline` has passed at `now`.
@@ -94,6 +122,7 @@ impl<'a> StopCheck<'a> {
     pub(crate) fn should_stop(&mut self) -> bool {
         if self.countdown == 0 {
             self.countdown = self.period;
+            self.cancellation.pass_checkpoint();
             self.stopped =
                 self.stopped || self.cancellation.stopped_at(self.deadline, Instant::now());
         }

@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 use sudoku_service::config::ServeConfig;
 
 use crate::helpers::{
-    CLASSIC, RawConnection, limits, request_bytes, serve_config, spawn_app, spawn_app_with,
+    CLASSIC, RawConnection, busy_grid, limits, request_bytes, serve_config, spawn_app,
+    spawn_app_with,
 };
 
 /// Every server timeout, in milliseconds, for these tests: short, so stalled clients are
@@ -162,19 +163,32 @@ async fn a_connection_without_requests_is_closed_at_the_idle_timeout() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_client_that_half_closes_after_its_request_gets_the_answer() {
+async fn a_client_that_half_closes_while_its_request_runs_has_gone_away() {
     let server = spawn_app(limits()).await;
-    let body = json!({ "grid": CLASSIC }).to_string();
-    let answer = server
+    let body = json!({ "grid": busy_grid() }).to_string();
+    let mut connection = server
         .blocking(move |addr| {
-            RawConnection::open(addr)
-                .send(request_bytes("POST", "/solve", &body))
-                .shutdown_write()
-                .response()
+            let mut connection = RawConnection::open(addr);
+            connection.send(request_bytes("POST", "/solve", &body));
+            connection
         })
-        .await
-        .expect("an answer after the half-close");
-    assert_eq!(answer.status, 200, "{answer:?}");
+        .await;
+    server
+        .wait_for_metric("sudoku_solver_slots_in_use", 1.0)
+        .await;
+    let answer = server
+        .blocking(move |_| connection.shutdown_write().response())
+        .await;
+    assert!(answer.is_none(), "{answer:?}");
+    server
+        .wait_for_metric(
+            r#"sudoku_http_requests_total{route="/solve",status="499"}"#,
+            1.0,
+        )
+        .await;
+    server
+        .wait_for_metric("sudoku_solver_slots_in_use", 0.0)
+        .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

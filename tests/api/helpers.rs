@@ -66,6 +66,7 @@ pub fn limits() -> Limits {
         batch_body_limit_bytes: 16 << 20,
         batch_max_lines: 100_000,
         batch_min_read_rate: 1024,
+        batch_timeout: GENEROUS_TIMEOUT,
     }
 }
 

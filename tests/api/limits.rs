@@ -122,9 +122,10 @@ async fn beyond_the_queue_requests_get_503_overloaded_with_retry_after() {
     let busy = hold_a_solver(&server);
     server.wait_for_metric(IN_USE, 1.0).await;
 
-    // A second grid finds no solver and no place in the queue: refused before solving,
-    // and told to retry when the solve it found must have ended, whatever limit it asked.
-    let request = json!({ "grid": CLASSIC, "timeout_ms": 5 });
+    // A second hard grid finds no solver and no place in the queue: refused after its
+    // quick attempt, and told to retry when the solve it found must have ended, whatever
+    // limit it asked.
+    let request = json!({ "grid": busy_grid(), "timeout_ms": 1000 });
     let turned_away = server.post("/solve", &request).await;
     assert_eq!(turned_away.headers()["retry-after"], "30");
     problem_of(turned_away, StatusCode::SERVICE_UNAVAILABLE, "overloaded").await;
@@ -137,6 +138,9 @@ async fn beyond_the_queue_requests_get_503_overloaded_with_retry_after() {
         "conflicting_givens",
     )
     .await;
+    // An easy grid is solved in its quick attempt all the same.
+    let easy = server.post("/solve", &json!({ "grid": CLASSIC })).await;
+    assert_eq!(easy.status(), StatusCode::OK);
     // `/validate` without `solvable` never needs a solver.
     let validated = server.post("/validate", &json!({ "grid": CLASSIC })).await;
     assert_eq!(validated.status(), StatusCode::OK);
@@ -179,13 +183,14 @@ async fn a_time_limit_spent_waiting_for_a_solver_says_so() {
     let busy = hold_a_solver(&server);
     server.wait_for_metric(IN_USE, 1.0).await;
 
-    // Both wait their whole limit for the only solver, which the busy grid holds: the
-    // detail says so, and a generation is not told to change its request.
+    // Both outlast their quick attempt, then wait their whole limit for the only solver,
+    // which the busy grid holds: the detail says so, and a generation is not told to
+    // change its request.
     let solve = server
-        .post("/solve", &json!({ "grid": CLASSIC, "timeout_ms": 100 }))
+        .post("/solve", &json!({ "grid": busy_grid(), "timeout_ms": 100 }))
         .await;
     let generate = server
-        .post("/generate", &json!({ "level": "easy", "seed": 1 }))
+        .post("/generate", &json!({ "size": 16, "seed": 1 }))
         .await;
     for (answer, advice) in [(solve, "SOLVE_TIMEOUT_MS"), (generate, "retry later")] {
         let problem = problem_of(answer, StatusCode::SERVICE_UNAVAILABLE, "solve_timeout").await;
@@ -201,25 +206,28 @@ async fn a_time_limit_spent_waiting_for_a_solver_says_so() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn with_two_solvers_an_easy_puzzle_does_not_wait_behind_hard_ones() {
-    // Two solvers: hard grids may hold only one of them, so the other stays for easy ones.
+async fn an_easy_puzzle_is_solved_while_hard_ones_hold_every_solver_and_the_queue() {
     let server = spawn_app(Limits {
         solver_concurrency: NonZeroUsize::new(2).unwrap(),
-        queue_length: 4,
+        queue_length: 1,
         ..limits()
     })
     .await;
-    let busy = [hold_a_solver(&server), hold_a_solver(&server)];
-    server.wait_for_metric(IN_USE, 1.0).await;
+    let busy = [0; 3].map(|_| hold_a_solver(&server));
+    server.wait_for_metric(IN_USE, 2.0).await;
     server.wait_for_metric(QUEUED, 1.0).await;
 
-    let easy = server.post("/solve", &json!({ "grid": CLASSIC })).await;
+    // Long solves hand their slot to quick attempts as they wait: had they not, this one
+    // would wait until its limit.
+    let request = json!({ "grid": CLASSIC, "timeout_ms": 5000 });
+    let easy = server.post("/solve", &request).await;
     assert_eq!(easy.status(), StatusCode::OK);
     let body: Value = easy.json().await.unwrap();
     assert_eq!(body["solution"], CLASSIC_SOLUTION);
-    // One hard grid holds a solver, the other still waits for it.
-    assert_eq!(server.metric(IN_USE).await, 1.0);
-    assert_eq!(server.metric(QUEUED).await, 1.0);
+    // The hard grids go back to holding both solvers, and the third to waiting.
+    server.wait_for_metric(IN_USE, 2.0).await;
+    server.wait_for_metric(QUEUED, 1.0).await;
+    assert!(busy.iter().all(|busy| !busy.is_finished()));
     busy.iter().for_each(tokio::task::JoinHandle::abort);
 }
 

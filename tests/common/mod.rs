@@ -8,6 +8,7 @@
 // Each test binary uses its own part of this module.
 #![allow(dead_code)]
 
+pub mod child;
 pub mod raw_http;
 
 use std::fmt::Write as _;
