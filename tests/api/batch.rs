@@ -1,6 +1,7 @@
 //! The NDJSON batch endpoints: one answer per line in input order, each the single
-//! endpoint's answer or its problem; per-line errors; the batch limits; answers streamed
-//! before the body has all arrived; and a client that goes away cancelling what is left.
+//! endpoint's answer or its problem; per-line errors; the batch limits and its total time
+//! limit; answers streamed before the body has all arrived and before the rest of their
+//! group; and a client that goes away cancelling what is left.
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};
@@ -349,4 +350,103 @@ async fn a_client_that_goes_away_cancels_the_lines_left() {
     assert_eq!(server.metric(answered).await, 1.0);
     let easy = server.post("/solve", &json!({ "grid": CLASSIC })).await;
     assert_eq!(easy.status(), StatusCode::OK);
+}
+
+/// A 9×9 puzzle of the forum's hardest list: rating it takes seconds.
+const HARD: &str =
+    "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_out_of_time_answers_the_lines_left_with_batch_timeout_and_ends() {
+    let limits = Limits {
+        batch_timeout: std::time::Duration::from_millis(300),
+        ..one_solver(4, crate::helpers::GENEROUS_TIMEOUT)
+    };
+    // One read, so one group: the busy grid holds the lines after it until the limit.
+    let body = [
+        json!(CLASSIC),
+        json!(busy_grid()),
+        json!(CLASSIC),
+        json!(CLASSIC),
+    ]
+    .map(|grid| json!({ "grid": grid }).to_string())
+    .join("\n");
+    let answers = batch_with(limits, "/solve/batch", &body).await;
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    assert!(answers[0]["solution"].is_string(), "{}", answers[0]);
+    for answer in &answers[1..] {
+        assert_eq!(answer["code"], "batch_timeout", "{answer}");
+        assert_eq!(answer["status"], 503, "{answer}");
+        assert!(
+            answer["detail"].as_str().unwrap().contains("300 ms"),
+            "{answer}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_out_of_time_reads_no_more_of_its_body_and_says_where_it_stopped() {
+    let mut config = serve_config(limits());
+    config.batch_timeout_ms = 200;
+    let server = spawn_app_with(config);
+    let line = format!("{}\n", json!({ "grid": CLASSIC }));
+    let answer = server
+        .blocking(move |addr| {
+            // The body stays open: the batch ends at its limit all the same.
+            let mut client = open_chunked_batch(addr, &line);
+            let answer = client.read_until("batch_timeout");
+            (answer, client.read_until("0\r\n\r\n"))
+        })
+        .await;
+    let (timed_out, end) = answer;
+    assert!(timed_out.contains("\"line\":1,\"solution\""), "{timed_out}");
+    assert!(timed_out.contains("{\"line\":2,"), "{timed_out}");
+    assert!(end.ends_with("0\r\n\r\n"), "the answer ends: {end}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_goes_out_before_the_rest_of_its_group_is_answered() {
+    const IN_USE: &str = "sudoku_solver_slots_in_use";
+    let server = spawn_app(one_solver(4, crate::helpers::GENEROUS_TIMEOUT)).await;
+    // Sent whole, so the lines arrive together and make one group; each busy line takes
+    // its whole limit.
+    let line = format!("{}\n", json!({ "grid": busy_grid(), "timeout_ms": 1000 }));
+    let body = line.repeat(5);
+    let first = server
+        .blocking(move |addr| {
+            let mut client = RawConnection::open(addr);
+            client.send(format!(
+                "POST /solve/batch HTTP/1.1\r\nHost: test\r\nContent-Type: {NDJSON}\r\n\
+                 Content-Length: {}\r\n\r\n{body}",
+                body.len()
+            ));
+            // The connection stays open: a client that leaves cancels the batch.
+            (client.read_until("\"line\":1,"), client)
+        })
+        .await;
+    let (first, _client) = first;
+    assert!(first.contains("solve_timeout"), "{first}");
+    // The lines after it are still being worked on.
+    assert_eq!(server.metric(IN_USE).await, 1.0);
+    assert!(!first.contains("\"line\":2,"), "{first}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_easy_solve_is_answered_while_a_batch_of_ratings_holds_the_solvers() {
+    const IN_USE: &str = "sudoku_solver_slots_in_use";
+    let server = spawn_app(limits()).await;
+    let line = format!("{}\n", json!({ "grid": HARD }));
+    let batch = server
+        .h2
+        .post(server.url("/rate/batch"))
+        .header("content-type", NDJSON)
+        .body(line.repeat(200))
+        .send();
+    let batch = tokio::spawn(batch);
+    server.wait_for_metric(IN_USE, 2.0).await;
+    let easy = server
+        .post("/solve", &json!({ "grid": CLASSIC, "timeout_ms": 5000 }))
+        .await;
+    assert_eq!(easy.status(), StatusCode::OK);
+    batch.abort();
 }
