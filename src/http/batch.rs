@@ -194,49 +194,43 @@ async fn answer_group<Req, Resp, F, Fut>(
     let mut answers = Vec::with_capacity(group.len() * RESPONSE_CAPACITY);
     let mut timed_out = false;
     for (number, line) in group {
-        let request = line.and_then(|line| parse_line::<Req>(&line.bytes));
-        let answered = match request {
+        let answered = match line.and_then(|line| parse_line::<Req>(&line.bytes)) {
             Ok(_) if timed_out => Err(deadline.problem()),
             Ok(request) => {
-                // A panic is this line's problem alone.
-                let answering = AssertUnwindSafe(answer(state.clone(), request)).catch_unwind();
-                let mut answering = pin!(answering);
-                let at_once = std::future::poll_fn(|cx| Poll::Ready(answering.as_mut().poll(cx)));
-                let answered = match at_once.await {
-                    Poll::Ready(answered) => Some(answered),
-                    Poll::Pending => {
-                        if !answers.is_empty() {
-                            // The receiver is gone only when the batch's answer is.
-                            let _ = pieces.send(Bytes::from(std::mem::take(&mut answers)));
-                        }
-                        tokio::time::timeout_at(deadline.at, answering).await.ok()
-                    }
-                };
-                match answered {
-                    Some(Ok(answered)) => answered,
-                    Some(Err(panic)) => Err(ApiError::Internal {
-                        cause: format!("a batch line failed: {}", panic_message(&*panic)),
-                    }),
-                    None => {
-                        timed_out = true;
-                        Err(deadline.problem())
-                    }
-                }
+                let answering = answer(state.clone(), request);
+                let answered = answer_line(answering, &mut answers, &pieces, deadline).await;
+                timed_out = answered.is_none();
+                answered.unwrap_or_else(|| Err(deadline.problem()))
             }
             Err(error) => Err(error),
         };
         push_numbered(&mut answers, number, |out| write_answer(out, answered));
     }
+    // The receiver is gone only when the batch's answer is.
     let _ = pieces.send(Bytes::from(answers));
 }
 
-/// The message of a panic's payload.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
-    payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("a panic")
+/// The outcome of `answering`, a line's answer: at once if it can, or else once the
+/// `answers` before it have been sent to `pieces`; `None` when `deadline` came first. A
+/// panic is that line's problem alone.
+async fn answer_line<Resp>(
+    answering: impl Future<Output = Result<Resp, ApiError>>,
+    answers: &mut Vec<u8>,
+    pieces: &mpsc::UnboundedSender<Bytes>,
+    deadline: Deadline,
+) -> Option<Result<Resp, ApiError>> {
+    let mut answering = pin!(AssertUnwindSafe(answering).catch_unwind());
+    let at_once = std::future::poll_fn(|cx| Poll::Ready(answering.as_mut().poll(cx))).await;
+    let answered = match at_once {
+        Poll::Ready(answered) => answered,
+        Poll::Pending => {
+            if !answers.is_empty() {
+                let _ = pieces.send(Bytes::from(std::mem::take(answers)));
+            }
+            tokio::time::timeout_at(deadline.at, answering).await.ok()?
+        }
+    };
+    Some(answered.unwrap_or_else(|panic| Err(ApiError::from_panic("a batch line", &*panic))))
 }
 
 /// Appends `answered` as JSON to `out`: the answer, or the problem it is.

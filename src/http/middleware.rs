@@ -327,13 +327,5 @@ impl http_body::Body for ObservedStream {
 
 /// The answer to a panic: 500 `internal`, with the panic message in the log only.
 fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response {
-    let message = panic
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("(no message)");
-    ApiError::Internal {
-        cause: format!("handler panicked: {message}"),
-    }
-    .into_response()
+    ApiError::from_panic("handler", &*panic).into_response()
 }

@@ -433,6 +433,18 @@ impl ApiError {
         }
     }
 
+    /// The internal error of a panic with `payload`, in `context` (what panicked).
+    pub fn from_panic(context: &str, payload: &(dyn std::any::Any + Send)) -> Self {
+        let message = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("(no message)");
+        ApiError::Internal {
+            cause: format!("{context} panicked: {message}"),
+        }
+    }
+
     /// The problem object of this error as JSON, for a line of a batch's answer.
     pub fn problem_json(&self) -> Vec<u8> {
         serde_json::to_vec(&self.details()).expect("problem objects serialize")
