@@ -153,6 +153,7 @@ fn serve(config: ServeConfig) -> anyhow::Result<Status> {
         eprintln!("error: {problem}");
         return Ok(Status::Usage);
     }
+    service::limit_allocator_arenas();
     telemetry::init(config.log_format, &config.log_filter)?;
     // The runtime exists only for `serve`; the command line needs none.
     let runtime = tokio::runtime::Builder::new_multi_thread()
