@@ -10,9 +10,9 @@
 
 use std::time::Instant;
 
-use sudoku_service::generate::{GenerateOptions, Symmetry, generate};
-use sudoku_service::logic::Level;
-use sudoku_service::solver::Cancellation;
+use sudoku_engine::generate::{GenerateOptions, Symmetry, generate};
+use sudoku_engine::logic::Level;
+use sudoku_engine::solver::Cancellation;
 
 fn main() {
     // Cargo passes `--bench`; the rest is ours.

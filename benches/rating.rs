@@ -10,10 +10,10 @@
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use sudoku_service::grid::Grid;
-use sudoku_service::logic::step::round_rating;
-use sudoku_service::logic::{Level, rate};
-use sudoku_service::solver::Cancellation;
+use sudoku_engine::grid::Grid;
+use sudoku_engine::logic::step::round_rating;
+use sudoku_engine::logic::{Level, rate};
+use sudoku_engine::solver::Cancellation;
 
 const DEFAULT_FILE: &str = "tests/data/9x9/se-rated/se-rated-dev.tsv";
 

@@ -17,8 +17,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
-use sudoku_service::grid::Grid;
-use sudoku_service::solver::{Cancellation, Order, Outcome, SolveOptions, solve};
+use sudoku_engine::grid::Grid;
+use sudoku_engine::solver::{Cancellation, Order, Outcome, SolveOptions, solve};
 
 /// The 9×9 sets: benchmark name and file.
 const NINE_BY_NINE: [(&str, &str); 3] = [

@@ -6,12 +6,12 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use sudoku_engine::grid::Grid;
 use sudoku_service::cli::{
     self, EXPECTED_INPUT, EXPECTED_PUZZLE, ExplainArgs, GenerateArgs, InputArgs, RateArgs,
     SolveArgs, Status, ValidateArgs,
 };
 use sudoku_service::config::ServeConfig;
-use sudoku_service::grid::Grid;
 use sudoku_service::healthcheck::{self, HealthcheckArgs};
 use sudoku_service::server::ServerError;
 use sudoku_service::{service, telemetry};

@@ -40,7 +40,7 @@ use thiserror::Error;
 use tokio::runtime::Handle;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::solver::Cancellation;
+use sudoku_engine::solver::{Cancellation, Stopped};
 
 /// How long the quick attempt of a run may take on the async worker that serves the
 /// request. Of the 48,766 hardest 9×9 puzzles of the forum list, 99.9% solve within
@@ -143,13 +143,14 @@ impl SolverPool {
         requested_ms.map_or(limit, |ms| Duration::from_millis(ms.get()).min(limit))
     }
 
-    /// Runs `work` within `limit` (see [`SolverPool::limit_for`]). `work` returns `None`
-    /// when the [`Cancellation`] it was given stopped it; it may be called twice (the quick
-    /// attempt, then the run on a blocking thread), so it must not consume its input.
+    /// Runs `work` within `limit` (see [`SolverPool::limit_for`]). `work` returns
+    /// [`Stopped`] when the [`Cancellation`] it was given stopped it; it may be called twice
+    /// (the quick attempt, then the run on a blocking thread), so it must not consume its
+    /// input.
     pub async fn run<T, W>(&self, limit: Duration, work: W) -> Result<T, PoolError>
     where
         T: Send + 'static,
-        W: Fn(&Cancellation) -> Option<T> + Send + 'static,
+        W: Fn(&Cancellation) -> Result<T, Stopped> + Send + 'static,
     {
         let bounds = &self.0;
         let deadline = Instant::now() + limit;
@@ -166,7 +167,7 @@ impl SolverPool {
             let quick_end = Instant::now() + QUICK_ATTEMPT;
             let quick = work(&Cancellation::none().with_deadline(quick_end.min(deadline)));
             drop(slot);
-            if let Some(result) = quick {
+            if let Ok(result) = quick {
                 return Ok(result);
             }
             if quick_end >= deadline {
@@ -201,8 +202,8 @@ impl SolverPool {
             work(&cancel)
         });
         match run.await {
-            Ok(Some(result)) => Ok(result),
-            Ok(None) => Err(timed_out(waited)),
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(Stopped)) => Err(timed_out(waited)),
             Err(error) => Err(PoolError::Panicked(error.to_string())),
         }
     }
@@ -333,14 +334,14 @@ mod tests {
     }
 
     /// Work that runs until cancelled, counting the runs in progress in `running`.
-    fn endless(running: Arc<AtomicUsize>) -> impl Fn(&Cancellation) -> Option<()> + Send {
+    fn endless(running: Arc<AtomicUsize>) -> impl Fn(&Cancellation) -> Result<(), Stopped> + Send {
         move |cancel| {
             running.fetch_add(1, Ordering::SeqCst);
             while !cancel.is_cancelled() {
                 std::hint::spin_loop();
             }
             running.fetch_sub(1, Ordering::SeqCst);
-            None
+            Err(Stopped)
         }
     }
 
@@ -349,9 +350,7 @@ mod tests {
         let pool = pool(1, 0);
         let thread = std::thread::current().id();
         let ran_on = pool
-            .run(Duration::from_secs(1), |_| {
-                Some(std::thread::current().id())
-            })
+            .run(Duration::from_secs(1), |_| Ok(std::thread::current().id()))
             .await;
         assert_eq!(ran_on, Ok(thread));
     }
@@ -359,7 +358,7 @@ mod tests {
     /// Starts `work` on `pool` as a task of its own, with a 10 s limit.
     fn spawn_run(
         pool: &SolverPool,
-        work: impl Fn(&Cancellation) -> Option<()> + Send + 'static,
+        work: impl Fn(&Cancellation) -> Result<(), Stopped> + Send + 'static,
     ) -> tokio::task::JoinHandle<Result<(), PoolError>> {
         let pool = pool.clone();
         tokio::spawn(async move { pool.run(Duration::from_secs(10), work).await })
@@ -388,10 +387,10 @@ mod tests {
         let refused = pool
             .run(Duration::from_millis(50), {
                 let attempts = Arc::clone(&attempts);
-                move |cancel| -> Option<()> {
+                move |cancel| -> Result<(), Stopped> {
                     attempts.fetch_add(1, Ordering::SeqCst);
                     while !cancel.is_cancelled() {}
-                    None
+                    Err(Stopped)
                 }
             })
             .await;
@@ -439,7 +438,7 @@ mod tests {
                     }
                 }
                 running.fetch_sub(1, Ordering::SeqCst);
-                None
+                Err(Stopped)
             }
         });
         let queued = spawn_run(&pool, endless(Arc::clone(&running)));
@@ -451,7 +450,7 @@ mod tests {
         for _ in 0..20 {
             let quick = pool.run(Duration::from_secs(10), {
                 let computing = Arc::clone(&computing);
-                move |_| Some(computing.load(Ordering::SeqCst))
+                move |_| Ok(computing.load(Ordering::SeqCst))
             });
             let long_was_computing = bounded(quick, "a quick attempt waited for long work")
                 .await
@@ -505,11 +504,11 @@ mod tests {
         let result = pool
             .run(Duration::from_secs(1), {
                 let calls = Arc::clone(&calls);
-                move |cancel| -> Option<()> {
+                move |cancel| -> Result<(), Stopped> {
                     // The quick attempt runs out of time; the run on its thread panics.
                     if calls.fetch_add(1, Ordering::SeqCst) == 0 {
                         while !cancel.is_cancelled() {}
-                        return None;
+                        return Err(Stopped);
                     }
                     panic!("a bug")
                 }

@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use std::thread;
 
 use common::{Puzzle, assert_solves, read_data, read_puzzles};
-use sudoku_service::grid::Grid;
+use sudoku_engine::grid::Grid;
 
 /// What one run of the binary gave.
 struct Run {
@@ -805,7 +805,7 @@ fn generate_json_lines_carry_the_seed_that_makes_each_puzzle_alone() {
     // The fields of a puzzle of `/generate`, in its order, and then the model.
     for line in result.stdout.lines() {
         assert!(line.starts_with(r#"{"puzzle":""#), "{line}");
-        let model = format!(r#","model":"{}"}}"#, sudoku_service::logic::MODEL);
+        let model = format!(r#","model":"{}"}}"#, sudoku_engine::logic::MODEL);
         assert!(line.ends_with(&model), "{line}");
     }
     let lines: Vec<serde_json::Value> = result

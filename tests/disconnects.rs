@@ -18,9 +18,9 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use serde_json::json;
-use sudoku_service::grid::Grid;
-use sudoku_service::logic;
-use sudoku_service::solver::Cancellation;
+use sudoku_engine::grid::Grid;
+use sudoku_engine::logic;
+use sudoku_engine::solver::Cancellation;
 
 use busy_grid::busy_grid;
 use common::child::Service;

@@ -6,11 +6,11 @@
 mod common;
 
 use proptest::prelude::*;
-use sudoku_service::grid::Grid;
-use sudoku_service::logic::board::{Board, digits_of};
-use sudoku_service::logic::step::{Step, round_rating};
-use sudoku_service::logic::{self, Hint};
-use sudoku_service::solver::Cancellation;
+use sudoku_engine::grid::Grid;
+use sudoku_engine::logic::board::{Board, digits_of};
+use sudoku_engine::logic::step::{Step, round_rating};
+use sudoku_engine::logic::{self, Hint};
+use sudoku_engine::solver::Cancellation;
 
 use common::{read_data, read_puzzles};
 

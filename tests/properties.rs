@@ -17,10 +17,10 @@ use std::sync::OnceLock;
 use common::{ORDERS, assert_solves, solution_error, solve};
 use proptest::prelude::*;
 use proptest::sample::Index;
-use sudoku_service::grid::Grid;
-use sudoku_service::solver::{Order, Outcome};
-use sudoku_service::text_format::{self, BlockError, Layout};
-use sudoku_service::validate::{Cell, Unit, unit_cells, validate};
+use sudoku_engine::grid::Grid;
+use sudoku_engine::solver::{Order, Outcome};
+use sudoku_engine::text_format::{self, BlockError, Layout};
+use sudoku_engine::validate::{Cell, Unit, unit_cells, validate};
 
 fn box_side(size: usize) -> usize {
     match size {
@@ -363,7 +363,7 @@ proptest! {
                     assert_solves(&grid, solution);
                 }
                 Outcome::Unsolvable => {}
-                Outcome::Cancelled => prop_assert!(false, "nothing cancels this solve"),
+                Outcome::Stopped => prop_assert!(false, "nothing cancels this solve"),
             }
         }
         if !verdict.valid {

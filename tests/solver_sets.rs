@@ -12,10 +12,10 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{Failures, ORDERS, Puzzle, assert_solves, read_data, read_puzzles, solution_error};
-use sudoku_service::grid::Grid;
-use sudoku_service::solver::{self, Cancellation, Order, Outcome, SolveOptions};
-use sudoku_service::text_format::{self, Layout};
-use sudoku_service::validate::validate;
+use sudoku_engine::grid::Grid;
+use sudoku_engine::solver::{self, Cancellation, Order, Outcome, SolveOptions};
+use sudoku_engine::text_format::{self, Layout};
+use sudoku_engine::validate::validate;
 
 /// What a solve of `puzzle` in `order` with `limit` says, as `(count, solution)`, or why
 /// it did not end in `Solved`.

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::text_format;
+use sudoku_engine::text_format;
 
 /// Bytes of input a worker takes at a time when solving (about 250 lines of 9×9 grids):
 /// large enough to keep the channel quiet, small enough to balance hard puzzles across

@@ -14,9 +14,10 @@ use serde_json::json;
 use super::batch::{in_order_on_threads, puzzle_bar};
 use super::rate::{WorkerArgs, cancellation};
 use super::{Status, worker_threads};
-use crate::generate::{self, Cancelled, GenerateOptions, MAX_SEED, Symmetry};
 use crate::http::{PuzzleJson, puzzle_json};
-use crate::logic::{Level, MODEL};
+use sudoku_engine::generate::{self, GenerateOptions, MAX_SEED, Symmetry};
+use sudoku_engine::logic::{Level, MODEL};
+use sudoku_engine::solver::Stopped;
 
 /// Flags of `sudoku-service generate`.
 #[derive(Debug, Clone, Args)]
@@ -150,7 +151,7 @@ struct PuzzleLine {
 }
 
 /// The answer line of one puzzle.
-fn line(made: &Result<generate::Generated, Cancelled>, seed: u64, args: &GenerateArgs) -> String {
+fn line(made: &Result<generate::Generated, Stopped>, seed: u64, args: &GenerateArgs) -> String {
     let timed_out = || {
         let limit = args.workers.timeout_ms;
         format!("no puzzle found within {limit} ms (--timeout-ms)")
@@ -164,8 +165,8 @@ fn line(made: &Result<generate::Generated, Cancelled>, seed: u64, args: &Generat
             };
             serde_json::to_string(&line).expect("a puzzle is written as JSON")
         }
-        (Err(Cancelled), false) => format!("error: seed {seed}: {}", timed_out()),
-        (Err(Cancelled), true) => {
+        (Err(Stopped), false) => format!("error: seed {seed}: {}", timed_out()),
+        (Err(Stopped), true) => {
             json!({ "error": timed_out(), "code": "solve_timeout", "seed": seed }).to_string()
         }
     }

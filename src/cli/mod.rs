@@ -23,10 +23,10 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::grid::Grid;
-use crate::solver::{self, Cancellation, Order, Outcome, SolveOptions};
-use crate::text_format::{self, Layout};
-use crate::validate::validate;
+use sudoku_engine::grid::Grid;
+use sudoku_engine::solver::{self, Cancellation, Order, Outcome, SolveOptions};
+use sudoku_engine::text_format::{self, Layout};
+use sudoku_engine::validate::validate;
 
 /// The most worker threads `--threads` accepts: far more than any machine has cores, few
 /// enough that starting them cannot exhaust the process.
@@ -203,7 +203,7 @@ pub fn solve(
             writeln!(err, "unsolvable: the grid has no solution")?;
             Ok(Status::Failure)
         }
-        Outcome::Cancelled => {
+        Outcome::Stopped => {
             writeln!(err, "timeout: no answer within {} ms", args.timeout_ms)?;
             Ok(Status::Failure)
         }
@@ -246,7 +246,7 @@ fn solve_line(
                 write!(out, ": {clashes}").expect("writing to a Vec cannot fail");
             }
         }
-        Outcome::Cancelled => {
+        Outcome::Stopped => {
             tally.timed_out += 1;
             out.extend_from_slice(b"timeout");
         }

@@ -11,13 +11,13 @@ use serde_json::json;
 
 use super::batch::{self, Tally};
 use super::{InputArgs, MAX_THREADS, NO_PUZZLES, Status, worker_threads};
-use crate::grid::Grid;
 use crate::http::{GridOutput, explain_response, logic_error_code, rate_response};
-use crate::logic::step::round_rating;
-use crate::logic::technique::Technique;
-use crate::logic::{self, LogicError, Rating};
-use crate::solver::Cancellation;
-use crate::text_format::{self, Layout};
+use sudoku_engine::grid::Grid;
+use sudoku_engine::logic::step::round_rating;
+use sudoku_engine::logic::technique::Technique;
+use sudoku_engine::logic::{self, LogicError, Rating};
+use sudoku_engine::solver::Cancellation;
+use sudoku_engine::text_format::{self, Layout};
 
 /// Flags of `sudoku-service rate`.
 #[derive(Debug, Clone, Args)]
@@ -191,7 +191,7 @@ fn rating_line(rating: &Rating) -> String {
 /// and a puzzle without a solution the givens that clash, if they do.
 fn error_text(error: &LogicError, timeout_ms: u64) -> String {
     match error {
-        LogicError::Cancelled => format!("timed out after {timeout_ms} ms (--timeout-ms)"),
+        LogicError::Stopped(_) => format!("timed out after {timeout_ms} ms (--timeout-ms)"),
         LogicError::ConflictingGivens(conflicts) => {
             format!("{error}: {}", super::verdict::clash_text(conflicts))
         }

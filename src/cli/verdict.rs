@@ -1,7 +1,7 @@
 //! Short human-readable verdicts for the command line.
 
-use crate::grid::{Grid, cell_name};
-use crate::validate::{Conflict, Unit, Validation, validate};
+use sudoku_engine::grid::{Grid, cell_name};
+use sudoku_engine::validate::{Conflict, Unit, Validation, validate};
 
 /// `row 1 has 5 at r1c1 r1c2`: one conflict on one line, numbered from 1 as people (and
 /// `explain`) number rows, columns and boxes.

@@ -7,9 +7,9 @@ use std::num::NonZeroU64;
 use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::grid::{Grid, GridError};
-use crate::solver::Order;
-use crate::validate::Validation;
+use sudoku_engine::grid::{Grid, GridError};
+use sudoku_engine::solver::Order;
+use sudoku_engine::validate::Validation;
 
 /// A grid as a request gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]

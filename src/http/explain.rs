@@ -11,12 +11,12 @@ use super::AppState;
 use super::dto::{GridInput, GridOutput};
 use super::json::ApiJson;
 use super::problem::ApiError;
-use crate::logic::board::{Digits, HouseKind};
-use crate::logic::step::{Step, round_rating};
-use crate::logic::technique::Technique;
-use crate::logic::{self, Explanation, Hint, LogicError, MODEL, MistakeKind, Rating};
-use crate::solver::Cancellation;
-use crate::validate::{Cell, Unit};
+use sudoku_engine::logic::board::{Digits, HouseKind};
+use sudoku_engine::logic::step::{Step, round_rating};
+use sudoku_engine::logic::technique::Technique;
+use sudoku_engine::logic::{self, Explanation, Hint, LogicError, MODEL, MistakeKind, Rating};
+use sudoku_engine::solver::Cancellation;
+use sudoku_engine::validate::{Cell, Unit};
 
 /// The body of `POST /rate` and `POST /explain`.
 #[derive(Debug, Deserialize)]
@@ -332,8 +332,8 @@ async fn on_pool<T: Send + 'static>(
     let result = state
         .pool()
         .run(limit, move |cancel| match work(cancel) {
-            Err(LogicError::Cancelled) => None,
-            done => Some(done),
+            Err(LogicError::Stopped(stopped)) => Err(stopped),
+            done => Ok(done),
         })
         .await?;
     Ok(result?)

@@ -11,11 +11,11 @@ use super::AppState;
 use super::dto::GridOutput;
 use super::json::ApiJson;
 use super::problem::ApiError;
-use crate::generate::{self, GenerateOptions, Generated, MAX_COUNT, MAX_SEED, Symmetry};
-use crate::grid::Grid;
-use crate::logic::{Level, MODEL};
-use crate::solver::Cancellation;
 use crate::solver_pool::PoolError;
+use sudoku_engine::generate::{self, GenerateOptions, Generated, MAX_COUNT, MAX_SEED, Symmetry};
+use sudoku_engine::grid::Grid;
+use sudoku_engine::logic::{Level, MODEL};
+use sudoku_engine::solver::{Cancellation, Stopped};
 
 /// The body of `POST /generate`; every field may be left out.
 #[derive(Debug, Default, Deserialize)]
@@ -107,20 +107,20 @@ pub async fn generate(
 }
 
 /// The puzzles of `seeds`, made one after another and counted in `made` as they come (from
-/// 0: the pool may run this twice); `None` when `cancel` stopped them.
+/// 0: the pool may run this twice); `Stopped` when `cancel` stopped them.
 fn make_puzzles(
     options: &GenerateOptions,
     seeds: &[u64],
     cancel: &Cancellation,
     made: &AtomicUsize,
-) -> Option<Vec<Generated>> {
+) -> Result<Vec<Generated>, Stopped> {
     made.store(0, Ordering::Relaxed);
     seeds
         .iter()
         .map(|&seed| {
-            let puzzle = generate::generate(options, seed, cancel).ok()?;
+            let puzzle = generate::generate(options, seed, cancel)?;
             made.fetch_add(1, Ordering::Relaxed);
-            Some(puzzle)
+            Ok(puzzle)
         })
         .collect()
 }
@@ -201,10 +201,10 @@ mod tests {
         let made = AtomicUsize::new(0);
         let seeds = [1, 2, 3];
         let puzzles = make_puzzles(&options, &seeds, &Cancellation::none(), &made);
-        assert_eq!(puzzles.map(|puzzles| puzzles.len()), Some(3));
+        assert_eq!(puzzles.map(|puzzles| puzzles.len()), Ok(3));
         assert_eq!(made.load(Ordering::Relaxed), 3);
         let stopped = Cancellation::none().with_flag(Arc::new(AtomicBool::new(true)));
-        assert!(make_puzzles(&options, &seeds, &stopped, &made).is_none());
+        assert!(make_puzzles(&options, &seeds, &stopped, &made).is_err());
         assert_eq!(made.load(Ordering::Relaxed), 0);
     }
 }

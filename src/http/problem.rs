@@ -10,11 +10,11 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::generate::GenerateOptions;
-use crate::grid::GridError;
-use crate::logic::LogicError;
 use crate::solver_pool::PoolError;
-use crate::validate::Conflict;
+use sudoku_engine::generate::GenerateOptions;
+use sudoku_engine::grid::GridError;
+use sudoku_engine::logic::LogicError;
+use sudoku_engine::validate::Conflict;
 
 /// The media type of every error body (RFC 9457).
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -224,7 +224,7 @@ impl From<LogicError> for ApiError {
             LogicError::Mismatch(detail) => ApiError::InvalidRequest(detail),
             LogicError::BeyondTechniques => ApiError::BeyondTechniques,
             // The pool turns a stopped run into its own time-out before it gets here.
-            LogicError::Cancelled => ApiError::Internal {
+            LogicError::Stopped(_) => ApiError::Internal {
                 cause: "a logic run stopped outside the solver pool".into(),
             },
         }
@@ -235,7 +235,7 @@ impl From<LogicError> for ApiError {
 /// time), for the command line's JSON lines.
 pub fn logic_error_code(error: &LogicError) -> &'static str {
     let answer = match error {
-        LogicError::Cancelled => ApiError::SolveTimeout {
+        LogicError::Stopped(_) => ApiError::SolveTimeout {
             timeout_ms: 0,
             waited_ms: 0,
         },
@@ -489,8 +489,8 @@ fn places(count: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::Symmetry;
-    use crate::logic::Level;
+    use sudoku_engine::generate::Symmetry;
+    use sudoku_engine::logic::Level;
 
     #[test]
     fn a_generation_out_of_time_says_what_to_change() {

@@ -11,10 +11,10 @@ use super::dto::{GridInput, SolveRequest, SolveResponse, SolveStats};
 use super::json::ApiJson;
 use super::metrics::{Metrics, SolveOutcome};
 use super::problem::ApiError;
-use crate::grid::Grid;
-use crate::solver::{self, Outcome, SolveOptions, SolveReport};
 use crate::solver_pool::PoolError;
-use crate::validate::validate;
+use sudoku_engine::grid::Grid;
+use sudoku_engine::solver::{self, Outcome, SolveOptions, SolveReport};
+use sudoku_engine::validate::validate;
 
 /// Solves the grid of the request, or says why not.
 pub async fn solve(
@@ -71,8 +71,7 @@ pub(super) async fn solve_on_pool(
     let result = state
         .pool()
         .run(limit, move |cancel| {
-            let report = solver::solve(&grid, &options, cancel);
-            (report.outcome != Outcome::Cancelled).then_some(report)
+            solver::solve(&grid, &options, cancel).finished()
         })
         .await;
     match &result {

@@ -8,8 +8,8 @@ use super::dto::{ValidateRequest, ValidateResponse};
 use super::json::ApiJson;
 use super::problem::ApiError;
 use super::solve::solve_on_pool;
-use crate::solver::{Order, Outcome, SolveOptions};
-use crate::validate::validate;
+use sudoku_engine::solver::{Order, Outcome, SolveOptions};
+use sudoku_engine::validate::validate;
 
 /// Checks the grid of the request against the rules; 200 for any well-formed grid.
 pub async fn validate_grid(

@@ -7,8 +7,8 @@ use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 use crate::helpers::{app, app_with, limits, post_json, post_ok, solves};
-use sudoku_service::grid::Grid;
-use sudoku_service::solver::{self, Cancellation, Outcome, SolveOptions};
+use sudoku_engine::grid::Grid;
+use sudoku_engine::solver::{self, Cancellation, Outcome, SolveOptions};
 
 /// How many solutions `puzzle` (string notation) has, counting to 2.
 fn solutions(puzzle: &str) -> u64 {

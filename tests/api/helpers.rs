@@ -10,11 +10,11 @@ use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use clap::Parser;
 use serde_json::Value;
+use sudoku_engine::grid::Grid;
+use sudoku_engine::validate::validate;
 use sudoku_service::config::{LogFormat, ServeConfig};
-use sudoku_service::grid::Grid;
 use sudoku_service::http::{self, AppState, Limits};
 use sudoku_service::service;
-use sudoku_service::validate::validate;
 use tokio::sync::oneshot;
 use tower::ServiceExt;
 

@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use sudoku_service::grid::Grid;
+use sudoku_engine::grid::Grid;
+use sudoku_engine::solver::{self, Cancellation, Outcome, SolveOptions};
 use sudoku_service::http::Limits;
-use sudoku_service::solver::{self, Cancellation, Outcome, SolveOptions};
 
 use crate::helpers::{
     CLASSIC, CLASSIC_SOLUTION, GENEROUS_TIMEOUT, TestApp, assert_problem, busy_grid, limits,
@@ -40,12 +40,12 @@ async fn problem_of(response: reqwest::Response, status: StatusCode, code: &str)
 #[test]
 fn the_busy_grid_keeps_the_solver_busy_until_cancelled() {
     let grid = Grid::parse_symbols(&busy_grid()).unwrap();
-    assert!(sudoku_service::validate::validate(&grid).valid);
+    assert!(sudoku_engine::validate::validate(&grid).valid);
     let cancel = Cancellation::none()
         .with_deadline(Instant::now() + Duration::from_millis(200))
         .with_flag(Arc::new(AtomicBool::new(false)));
     let report = solver::solve(&grid, &SolveOptions::default(), &cancel);
-    assert_eq!(report.outcome, Outcome::Cancelled);
+    assert_eq!(report.outcome, Outcome::Stopped);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -14,9 +14,9 @@ pub mod raw_http;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use sudoku_service::grid::Grid;
-use sudoku_service::solver::{self, Cancellation, Order, Outcome, SolveOptions};
-use sudoku_service::validate::validate;
+use sudoku_engine::grid::Grid;
+use sudoku_engine::solver::{self, Cancellation, Order, Outcome, SolveOptions};
+use sudoku_engine::validate::validate;
 
 /// Both search orders, for tests that hold them to the same contract.
 pub const ORDERS: [Order; 2] = [Order::Fastest, Order::Lexicographic];

@@ -6,6 +6,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// What work returns when its [`Cancellation`] stopped it before the end: it was cancelled,
+/// or it ran out of time. The solver, the logic and the generator all stop this one way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("stopped before the end: cancelled, or out of time")]
+pub struct Stopped;
+
 /// When a solve must give up: at a deadline, after a time limit, when a shared flag is
 /// raised, or never.
 #[derive(Debug, Clone, Default)]
@@ -38,9 +44,10 @@ impl Cancellation {
         self
     }
 
-    /// Also cancels once `limit` has passed since the solve started. Unlike a deadline, it
-    /// costs no clock reading before the solve, and [`Cancellation::is_cancelled`] does
-    /// not count it.
+    /// Also cancels once `limit` has passed since the work started: each solve counts it
+    /// from its own start, at no cost of a clock reading before it; the logic and the
+    /// generator count it from their start (see [`Cancellation::starting_now`]), so that
+    /// it covers all the solves they make.
     pub fn with_time_limit(mut self, limit: Duration) -> Self {
         self.time_limit = Some(limit);
         self
@@ -60,7 +67,18 @@ impl Cancellation {
         self
     }
 
-    /// Whether the solve should stop now (leaving the time limit aside).
+    /// This cancellation for work that starts now: its time limit becomes a deadline, so
+    /// that [`Cancellation::is_cancelled`] honours it too.
+    pub fn starting_now(&self) -> Cancellation {
+        Cancellation {
+            deadline: self.deadline_from(Instant::now()),
+            time_limit: None,
+            ..self.clone()
+        }
+    }
+
+    /// Whether the work should stop now: the flag is raised, or the deadline has passed. A
+    /// time limit counts once [`Cancellation::starting_now`] has made it a deadline.
     pub fn is_cancelled(&self) -> bool {
         self.pass_checkpoint();
         self.stopped_at(self.deadline, Instant::now())

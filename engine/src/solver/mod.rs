@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::grid::Grid;
 
-pub use cancel::Cancellation;
+pub use cancel::{Cancellation, Stopped};
 
 /// Which solution to return when a grid has several.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -57,8 +57,9 @@ pub enum Outcome {
     },
     /// No solution exists (this includes givens that break a rule).
     Unsolvable,
-    /// The deadline passed or the cancel flag was raised before the search finished.
-    Cancelled,
+    /// The deadline or the time limit passed, or the cancel flag was raised, before the
+    /// search finished.
+    Stopped,
 }
 
 /// The outcome of a solve together with what it cost.
@@ -70,6 +71,17 @@ pub struct SolveReport {
     pub guesses: u64,
     /// Wall time spent in the solver.
     pub elapsed: Duration,
+}
+
+impl SolveReport {
+    /// The report of a search that finished (its outcome `Solved` or `Unsolvable`), or
+    /// [`Stopped`] when its cancellation stopped it.
+    pub fn finished(self) -> Result<SolveReport, Stopped> {
+        match self.outcome {
+            Outcome::Stopped => Err(Stopped),
+            _ => Ok(self),
+        }
+    }
 }
 
 /// What an engine hands back: the outcome and the number of guesses.
@@ -117,7 +129,7 @@ impl Solutions {
     /// How the search ended for a grid of side `size`.
     fn into_outcome(self, size: usize, cancelled: bool) -> Outcome {
         match self.first {
-            _ if cancelled => Outcome::Cancelled,
+            _ if cancelled => Outcome::Stopped,
             Some(cells) => Outcome::Solved {
                 solution: Grid::from_cells(size, cells).expect("a solution fits its grid"),
                 count: self.count,
@@ -166,7 +178,7 @@ pub fn has_solution_without(
     match search.outcome {
         Outcome::Solved { .. } => Some(true),
         Outcome::Unsolvable => Some(false),
-        Outcome::Cancelled => None,
+        Outcome::Stopped => None,
     }
 }
 

@@ -31,7 +31,7 @@ mod wings;
 use thiserror::Error;
 
 use crate::grid::Grid;
-use crate::solver::{self, Cancellation, Outcome, SolveOptions};
+use crate::solver::{self, Cancellation, Outcome, SolveOptions, Stopped};
 use crate::validate::{Conflict, validate};
 
 pub use hint::{Hint, Mistake, MistakeKind, hint};
@@ -61,9 +61,9 @@ pub enum LogicError {
     /// No technique applies to a 9×9 puzzle with one solution (none is known to exist).
     #[error("no technique applies to this puzzle")]
     BeyondTechniques,
-    /// The time limit passed or the caller went away.
-    #[error("stopped before the end")]
-    Cancelled,
+    /// The work was stopped: cancelled, or out of time.
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
 }
 
 /// The one solution of `puzzle`, or why there is none.
@@ -80,6 +80,6 @@ fn unique_solution(puzzle: &Grid, cancel: &Cancellation) -> Result<Grid, LogicEr
         Outcome::Solved { solution, count: 1 } => Ok(solution),
         Outcome::Solved { .. } => Err(LogicError::NotUnique),
         Outcome::Unsolvable => Err(LogicError::Unsolvable),
-        Outcome::Cancelled => Err(LogicError::Cancelled),
+        Outcome::Stopped => Err(LogicError::Stopped(Stopped)),
     }
 }

@@ -9,7 +9,7 @@ use super::step::{Placement, Step, round_rating};
 use super::technique::Technique;
 use super::{LogicError, unique_solution};
 use crate::grid::Grid;
-use crate::solver::Cancellation;
+use crate::solver::{Cancellation, Stopped};
 
 /// The version of the rating model: the reference it reproduces, and this implementation's
 /// revision of it. Ratings of the same puzzle only change when it changes.
@@ -216,6 +216,7 @@ pub fn rate(puzzle: &Grid, cancel: &Cancellation) -> Result<Rating, LogicError> 
 /// than 9×9, where the techniques run out a step places a digit of the solution instead
 /// ([`Technique::GuessFreeSolutionDigit`]).
 pub fn explain(puzzle: &Grid, cancel: &Cancellation) -> Result<Explanation, LogicError> {
+    let cancel = &cancel.starting_now();
     let solution = unique_solution(puzzle, cancel)?;
     let mut board = Board::from_grid(puzzle);
     let mut steps = Vec::new();
@@ -224,7 +225,7 @@ pub fn explain(puzzle: &Grid, cancel: &Cancellation) -> Result<Explanation, Logi
         steps.extend(more);
         match stop {
             None => break,
-            Some(Stop::Cancelled) => return Err(LogicError::Cancelled),
+            Some(Stop::Stopped) => return Err(LogicError::Stopped(Stopped)),
             Some(Stop::Stuck) if puzzle.size() == 9 => return Err(LogicError::BeyondTechniques),
             Some(Stop::Stuck) => {
                 let step = solution_digit(&board, &solution);

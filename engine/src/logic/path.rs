@@ -126,8 +126,8 @@ impl Search {
 pub enum Stop {
     /// No technique applies to the board.
     Stuck,
-    /// The cancellation fired.
-    Cancelled,
+    /// The cancellation stopped it.
+    Stopped,
 }
 
 /// The easiest step for `board`: the first technique in the order that finds one. A
@@ -153,11 +153,11 @@ pub fn solve(board: &mut Board, cancel: &Cancellation) -> (Vec<Step>, Option<Sto
     let mut steps = Vec::new();
     while !board.is_solved() {
         if cancel.is_cancelled() {
-            return (steps, Some(Stop::Cancelled));
+            return (steps, Some(Stop::Stopped));
         }
         let step = next_step(board, cancel);
         if cancel.is_cancelled() {
-            return (steps, Some(Stop::Cancelled));
+            return (steps, Some(Stop::Stopped));
         }
         let Some(step) = step else {
             return (steps, Some(Stop::Stuck));

@@ -8,7 +8,7 @@ use super::rating::solution_digit;
 use super::step::{Step, cell_name};
 use super::{LogicError, unique_solution};
 use crate::grid::Grid;
-use crate::solver::Cancellation;
+use crate::solver::{Cancellation, Stopped};
 
 /// What a player got wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,6 +78,7 @@ pub fn hint(
             puzzle.cells().len()
         )));
     }
+    let cancel = &cancel.starting_now();
     let solution = unique_solution(puzzle, cancel)?;
     let mistakes = mistakes(grid, &solution, marks);
     if !mistakes.is_empty() {
@@ -89,7 +90,7 @@ pub fn hint(
     let board = player_board(grid, marks);
     let step = path::next_step(&board, cancel);
     if cancel.is_cancelled() {
-        return Err(LogicError::Cancelled);
+        return Err(LogicError::Stopped(Stopped));
     }
     let step = step.unwrap_or_else(|| solution_digit(&board, &solution));
     Ok(Hint::Step(Box::new(step)))

@@ -18,7 +18,7 @@ use self::random::Random;
 use crate::grid::{Grid, box_side};
 use crate::logic::step::round_rating;
 use crate::logic::{self, Level, LogicError};
-use crate::solver::{self, Cancellation, Outcome, SolveOptions};
+use crate::solver::{self, Cancellation, Outcome, SolveOptions, Stopped};
 
 /// The largest seed: every seed is exact as a JavaScript number.
 pub const MAX_SEED: u64 = (1 << 53) - 1;
@@ -36,11 +36,6 @@ pub const RATING_RANGE: (f64, f64) = (1.0, 8.9);
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("{0}")]
 pub struct InvalidOptions(String);
-
-/// The time limit passed or the caller went away before a puzzle was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
-#[error("stopped before a puzzle was found")]
-pub struct Cancelled;
 
 /// What to generate; made by [`GenerateOptions::new`], which checks the combination.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -179,7 +174,8 @@ pub fn generate(
     options: &GenerateOptions,
     seed: u64,
     cancel: &Cancellation,
-) -> Result<Generated, Cancelled> {
+) -> Result<Generated, Stopped> {
+    let cancel = &cancel.starting_now();
     let mut random = Random::new(seed);
     let orbits = options.symmetry.orbits(options.size);
     loop {
@@ -237,7 +233,7 @@ fn found(size: usize, puzzle: Vec<u8>, solution: Grid, rating: f64, seed: u64) -
 /// A random full grid: the boxes on the diagonal (which constrain each other in no way)
 /// filled at random, the rest completed by the solver, then the digits relabelled at
 /// random so the solver's preferences leave no trace.
-fn full_grid(size: usize, random: &mut Random, cancel: &Cancellation) -> Result<Grid, Cancelled> {
+fn full_grid(size: usize, random: &mut Random, cancel: &Cancellation) -> Result<Grid, Stopped> {
     let box_size = box_side(size);
     let mut digits: Vec<u8> = (1..=size as u8).collect();
     loop {
@@ -257,7 +253,7 @@ fn full_grid(size: usize, random: &mut Random, cancel: &Cancellation) -> Result<
                 let relabelled = solution.cells().iter().map(|&d| digits[usize::from(d) - 1]);
                 return Ok(grid(size, relabelled.collect()));
             }
-            Outcome::Cancelled => return Err(Cancelled),
+            Outcome::Stopped => return Err(Stopped),
             Outcome::Unsolvable => continue,
         }
     }
@@ -276,7 +272,7 @@ fn remove_givens(
     orbits: &[Vec<usize>],
     random: &mut Random,
     cancel: &Cancellation,
-) -> Result<Option<Removal>, Cancelled> {
+) -> Result<Option<Removal>, Stopped> {
     let mut cells = solution.cells().to_vec();
     let mut order: Vec<usize> = (0..orbits.len()).collect();
     random.shuffle(&mut order);
@@ -309,7 +305,7 @@ fn stays_unique(
     cells: &[u8],
     orbit: &[usize],
     cancel: &Cancellation,
-) -> Result<Option<bool>, Cancelled> {
+) -> Result<Option<bool>, Stopped> {
     let puzzle = grid(solution.size(), cells.to_vec());
     if solution.size() == 9 {
         let options = SolveOptions {
@@ -319,7 +315,7 @@ fn stays_unique(
         return match solver::solve(&puzzle, &options, cancel).outcome {
             Outcome::Solved { count, .. } => Ok(Some(count == 1)),
             Outcome::Unsolvable => Ok(Some(false)),
-            Outcome::Cancelled => Err(Cancelled),
+            Outcome::Stopped => Err(Stopped),
         };
     }
     for &cell in orbit {
@@ -327,7 +323,7 @@ fn stays_unique(
         match solver::has_solution_without(&puzzle, cell, digit, CHECK_NODES, cancel) {
             Some(true) => return Ok(Some(false)),
             Some(false) => {}
-            None if cancel.is_cancelled() => return Err(Cancelled),
+            None if cancel.is_cancelled() => return Err(Stopped),
             None => return Ok(None),
         }
     }
@@ -341,10 +337,10 @@ fn stays_unique(
 const CHECK_NODES: u64 = 1 << 18;
 
 /// The rating (ER, one decimal) of a proper puzzle, or `None` if none applies.
-fn rate(size: usize, cells: &[u8], cancel: &Cancellation) -> Result<Option<f64>, Cancelled> {
+fn rate(size: usize, cells: &[u8], cancel: &Cancellation) -> Result<Option<f64>, Stopped> {
     match logic::rate(&grid(size, cells.to_vec()), cancel) {
         Ok(rating) => Ok(Some(round_rating(rating.er))),
-        Err(LogicError::Cancelled) => Err(Cancelled),
+        Err(LogicError::Stopped(stopped)) => Err(stopped),
         Err(_) => Ok(None),
     }
 }
@@ -532,6 +528,6 @@ mod tests {
         let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
         let cancel = Cancellation::none().with_flag(flag);
         let options = options(9, Some(Level::Extreme), Symmetry::None, true);
-        assert_eq!(generate(&options, 1, &cancel), Err(Cancelled));
+        assert_eq!(generate(&options, 1, &cancel), Err(Stopped));
     }
 }
