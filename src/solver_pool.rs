@@ -19,7 +19,9 @@
 //! request never waits behind expensive ones for more than the quick attempts ahead of
 //! it, even when every solver is busy and the queue is full, and solving never uses more
 //! than `concurrency` cores. At most [`QUICK_QUEUE_PER_SOLVER`] quick attempts per solver
-//! wait at once; beyond that a run skips its quick attempt and goes to admission.
+//! wait at once; beyond that a run skips its quick attempt and goes to admission. A run
+//! that finds the long lane full gets a shorter attempt ([`QUICK_ATTEMPT_WHEN_FULL`]), so
+//! that a flood of hard requests, each refused once its attempt runs out, costs less.
 //!
 //! [`SolverPool::occupancy`] says how many runs hold a solver (read off `slots`) and how
 //! many wait for one (counted only on the way through a wait), so a run that does not wait
@@ -47,6 +49,11 @@ use sudoku_engine::solver::{Cancellation, Stopped};
 /// 0.15 ms (0.21 ms proving uniqueness); an async worker held this long still answers
 /// other requests within a fraction of a millisecond.
 pub const QUICK_ATTEMPT: Duration = Duration::from_micros(250);
+
+/// The quick attempt of a run that finds the long lane full, and so will be refused if
+/// its attempt runs out: enough for an easy grid (singles finish a 9×9 one in about
+/// 10 µs), and a fifth of the cost of each refusal in a flood of hard requests.
+pub const QUICK_ATTEMPT_WHEN_FULL: Duration = Duration::from_micros(50);
 
 /// Quick attempts per solver that may wait for a slot at once: each holds it for at most
 /// [`QUICK_ATTEMPT`], so the last of them waits about 16 ms.
@@ -163,8 +170,12 @@ impl SolverPool {
                 .wait_for_slot(Lane::Quick, deadline, &mut waited)
                 .await
                 .ok_or_else(|| timed_out(waited))?;
+            let attempt = match bounds.admission.available_permits() {
+                0 => QUICK_ATTEMPT_WHEN_FULL,
+                _ => QUICK_ATTEMPT,
+            };
             // Within one poll of this future, so it cannot be abandoned halfway: no flag.
-            let quick_end = Instant::now() + QUICK_ATTEMPT;
+            let quick_end = Instant::now() + attempt;
             let quick = work(&Cancellation::none().with_deadline(quick_end.min(deadline)));
             drop(slot);
             if let Ok(result) = quick {

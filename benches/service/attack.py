@@ -284,8 +284,9 @@ def cpu_under_flood(binary, kind, args):
 
 
 def cpu_per_refusal(binary, args):
-    """CPU per 503 `overloaded` (the only solver held by a busy grid, no queue) and per
-    422 `invalid_grid`, in microseconds."""
+    """CPU per 503 `overloaded` (the only solver held by a busy grid, no queue: a hard
+    grid gets its short quick attempt, then the refusal; an easy one would be solved) and
+    per 422 `invalid_grid`, in microseconds."""
     server = Server(binary, "service", args=["--solver-concurrency", "1", "--queue-length", "0",
                                              "--solve-timeout-ms", "600000"])
     try:
@@ -293,7 +294,7 @@ def cpu_per_refusal(binary, args):
         holder.sendall(request_bytes("POST", "/solve", json.dumps({"grid": busy_grid()})))
         time.sleep(0.5)
         per = {}
-        for name, body in [("503", {"grid": EASY}), ("422", {"grid": "1" * 80})]:
+        for name, body in [("503", {"grid": busy_grid()}), ("422", {"grid": "1" * 80})]:
             cpu = cpu_seconds(server.pid)
             rps, _, _ = wrk(server.port, "/solve", json.dumps(body), args.seconds)
             per[name] = (cpu_seconds(server.pid) - cpu) / (rps * args.seconds) * 1e6
