@@ -5,7 +5,7 @@ use std::os::fd::AsFd;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use sudoku_engine::grid::Grid;
 use sudoku_service::cli::{
     self, EXPECTED_INPUT, EXPECTED_PUZZLE, ExplainArgs, GenerateArgs, InputArgs, RateArgs,
@@ -88,7 +88,8 @@ const USAGE_STATUS: u8 = 2;
 const CLOSED_PIPE_STATUS: u8 = 141;
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = Cli::try_parse().unwrap_or_else(|error| exit_with_advice(&error));
+    match run(cli) {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::Failure) => ExitCode::FAILURE,
         Ok(Status::Usage) => ExitCode::from(USAGE_STATUS),
@@ -98,6 +99,23 @@ fn main() -> ExitCode {
             eprintln!("error: {error:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Exits as clap does for `error`, adding where the flags go when they came before the
+/// command (`sudoku-service --port 9000 serve`): the service's flags also stand alone, since
+/// `serve` is the default command, so clap takes them and then refuses the command.
+fn exit_with_advice(error: &clap::Error) -> ! {
+    let command = std::env::args()
+        .skip(1)
+        .find(|word| Cli::command().find_subcommand(word).is_some());
+    match (error.kind(), command) {
+        (clap::error::ErrorKind::ArgumentConflict, Some(command)) => {
+            eprint!("{}", error.render().ansi());
+            eprintln!("\ntip: put the flags after the command: sudoku-service {command} [FLAGS]");
+            std::process::exit(error.exit_code());
+        }
+        _ => error.exit(),
     }
 }
 

@@ -836,7 +836,7 @@ fn generate_refuses_impossible_options_as_a_wrong_command_line() {
     for (args, says) in [
         (&["generate", "--level", "beyond"][..], "too rare"),
         (
-            &["generate", "--level", "Hard"],
+            &["generate", "--level", "tough"],
             "one of easy, medium, hard",
         ),
         (
@@ -913,4 +913,42 @@ fn a_puzzle_not_found_in_time_says_which_limit_stopped_it() {
     let line: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(line["code"], "solve_timeout");
     assert_eq!(line["error"], "no puzzle found within 5 ms (--timeout-ms)");
+}
+
+#[test]
+fn flags_before_their_command_are_told_where_they_go() {
+    let refused = run(&["--port", "9000", "serve"], "");
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .contains("put the flags after the command: sudoku-service serve"),
+        "{}",
+        refused.stderr
+    );
+}
+
+#[test]
+fn negative_numbers_are_named_with_the_range_allowed() {
+    for (args, range) in [
+        (&["generate", "--seed", "-1"][..], "0 to 9007199254740991"),
+        (&["solve", "--timeout-ms", "-5"][..], "0 (no limit) to"),
+        (&["rate", "--timeout-ms", "-5"][..], "0 (no limit) to"),
+    ] {
+        let refused = run(args, "");
+        assert_eq!(refused.code, Some(2), "{args:?}: {}", refused.stderr);
+        assert!(
+            refused.stderr.contains(range),
+            "{args:?}: {}",
+            refused.stderr
+        );
+    }
+}
+
+#[test]
+fn level_names_are_read_in_any_case() {
+    let upper = run(&["generate", "--level", "Hard", "--seed", "3"], "");
+    let lower = run(&["generate", "--level", "hard", "--seed", "3"], "");
+    assert_eq!(upper.code, Some(0), "{}", upper.stderr);
+    assert_eq!(upper.stdout, lower.stdout);
 }

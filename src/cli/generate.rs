@@ -26,7 +26,7 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 9, value_parser = parse_size)]
     pub size: usize,
     /// A difficulty band (9×9): easy, medium, hard, expert or extreme.
-    #[arg(long, value_parser = Level::from_id, conflicts_with_all = ["se_min", "se_max"])]
+    #[arg(long, value_parser = parse_level, conflicts_with_all = ["se_min", "se_max"])]
     pub level: Option<Level>,
     /// The lowest rating wanted (9×9), 1.0 to 8.9.
     #[arg(long, value_name = "SE", value_parser = parse_rating)]
@@ -39,7 +39,7 @@ pub struct GenerateArgs {
     #[arg(long, value_parser = Symmetry::from_id, default_value = "none")]
     pub symmetry: Symmetry,
     /// The seed, 0 to 2^53 − 1 [default: a random one, told on stderr].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_SEED))]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_seed)]
     pub seed: Option<u64>,
     /// No given (or orbit of givens) can be removed without losing uniqueness.
     #[arg(long)]
@@ -57,6 +57,19 @@ pub struct GenerateArgs {
 }
 
 /// A size puzzles are generated in.
+/// A seed, 0 to 2^53 − 1; any other number, a negative one too, is told the range.
+fn parse_seed(text: &str) -> Result<u64, String> {
+    text.parse()
+        .ok()
+        .filter(|&seed| seed <= MAX_SEED)
+        .ok_or_else(|| format!("`{text}` is not a seed: 0 to {MAX_SEED} (2^53 − 1)"))
+}
+
+/// A level's name, in any case.
+fn parse_level(text: &str) -> Result<Level, String> {
+    Level::from_id(&text.to_ascii_lowercase())
+}
+
 fn parse_size(text: &str) -> Result<usize, String> {
     match text.parse() {
         Ok(size @ (4 | 9 | 16)) => Ok(size),

@@ -100,9 +100,11 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
     pub threads: Option<u16>,
     /// Give up on a puzzle after this many milliseconds and answer `timeout`; 0 for no
-    /// limit. Nearly every grid takes far less; some large grids can take seconds (see the
-    /// README).
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    /// limit (over HTTP, `timeout_ms` is at least 1: a client cannot lift the server's
+    /// limit). Nearly every grid takes far less; some large grids can take seconds (see
+    /// the README).
+    #[arg(long, value_name = "MS", default_value_t = 10_000, allow_negative_numbers = true,
+          value_parser = parse_milliseconds)]
     pub timeout_ms: u64,
 }
 
@@ -292,5 +294,16 @@ pub fn validate_input(
         Status::Success
     } else {
         Status::Failure
+    })
+}
+
+/// A time limit in milliseconds, 0 (no limit) or more: a negative one is named as such,
+/// not taken for a flag.
+pub(crate) fn parse_milliseconds(text: &str) -> Result<u64, String> {
+    text.parse().map_err(|_| {
+        format!(
+            "`{text}` is not a number of milliseconds: 0 (no limit) to {}",
+            u64::MAX
+        )
     })
 }

@@ -41,8 +41,10 @@ pub struct WorkerArgs {
     /// Worker threads, 1 to 1024 [default: available cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
     pub threads: Option<u16>,
-    /// Give up on a puzzle after this many milliseconds; 0 for no limit.
-    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    /// Give up on a puzzle after this many milliseconds; 0 for no limit (over HTTP,
+    /// `timeout_ms` is at least 1).
+    #[arg(long, value_name = "MS", default_value_t = 60_000, allow_negative_numbers = true,
+          value_parser = super::parse_milliseconds)]
     pub timeout_ms: u64,
 }
 
@@ -55,8 +57,10 @@ pub struct ExplainArgs {
     /// Write the answer of `POST /explain` as JSON instead of the steps as text.
     #[arg(long)]
     pub json: bool,
-    /// Give up after this many milliseconds; 0 for no limit.
-    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    /// Give up after this many milliseconds; 0 for no limit (over HTTP,
+    /// `timeout_ms` is at least 1).
+    #[arg(long, value_name = "MS", default_value_t = 60_000, allow_negative_numbers = true,
+          value_parser = super::parse_milliseconds)]
     pub timeout_ms: u64,
 }
 
