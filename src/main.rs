@@ -111,7 +111,7 @@ fn exit_with_advice(error: &clap::Error) -> ! {
         .find(|word| Cli::command().find_subcommand(word).is_some());
     match (error.kind(), command) {
         (clap::error::ErrorKind::ArgumentConflict, Some(command)) => {
-            eprint!("{}", error.render().ansi());
+            eprint!("{}", error.render());
             eprintln!("\ntip: put the flags after the command: sudoku-service {command} [FLAGS]");
             std::process::exit(error.exit_code());
         }
