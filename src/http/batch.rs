@@ -19,6 +19,7 @@
 //! gets a `batch_timeout` problem, the rest of the body is left unread (one more
 //! `batch_timeout` line, numbered as the next line, says so), and the answer ends.
 
+use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::io::Write;
 use std::panic::AssertUnwindSafe;
@@ -32,6 +33,7 @@ use axum::http::HeaderValue;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, post};
+use futures_util::stream::FusedStream;
 use futures_util::{FutureExt, StreamExt};
 use http_body::Body as _;
 use http_body_util::BodyExt;
@@ -124,17 +126,14 @@ where
         Some((line, reader))
     });
     let lines = futures_util::stream::iter(first).chain(rest);
-    let answers = lines
-        // The lines that have arrived together are answered in groups, one task each,
-        // which sends its answers in pieces; the pieces of each group are read in turn.
-        .ready_chunks(work.group())
-        .map(move |group| {
-            let (pieces, received) = mpsc::unbounded_channel();
-            let task = tokio::spawn(answer_group(state.clone(), group, answer, deadline, pieces));
-            std::future::ready(group_answers(received, AbortOnDropHandle::new(task)))
-        })
-        .buffered(window(&limits))
-        .flatten();
+    // The lines that have arrived together are answered in groups, one task each, which
+    // sends its answers in pieces; the pieces of each group are read in turn.
+    let groups = lines.ready_chunks(work.group()).map(move |group| {
+        let (pieces, received) = mpsc::unbounded_channel();
+        let task = tokio::spawn(answer_group(state.clone(), group, answer, deadline, pieces));
+        Box::pin(group_answers(received, AbortOnDropHandle::new(task)))
+    });
+    let answers = in_order(Box::pin(groups), window(&limits));
     Ok((
         [(CONTENT_TYPE, HeaderValue::from_static(APPLICATION_NDJSON))],
         Body::from_stream(answers),
@@ -161,6 +160,40 @@ impl Deadline {
     fn problem(self) -> ApiError {
         ApiError::BatchTimeout { limit: self.limit }
     }
+}
+
+/// The pieces of `groups` (each a stream of pieces) one group after the other, with up to
+/// `window` groups taken at once: unlike `flatten`, it goes on taking groups (whose tasks
+/// then start) while it waits for a piece of the first.
+fn in_order<S, G>(groups: S, window: usize) -> impl futures_util::Stream<Item = G::Item>
+where
+    S: futures_util::Stream<Item = G> + Unpin,
+    G: futures_util::Stream + Unpin,
+{
+    let mut groups = groups.fuse();
+    let mut open = VecDeque::with_capacity(window);
+    futures_util::stream::poll_fn(move |cx| {
+        loop {
+            while open.len() < window && !groups.is_terminated() {
+                match groups.poll_next_unpin(cx) {
+                    Poll::Ready(Some(group)) => open.push_back(group),
+                    _ => break,
+                }
+            }
+            let Some(first) = open.front_mut() else {
+                return match groups.is_terminated() {
+                    true => Poll::Ready(None),
+                    false => Poll::Pending,
+                };
+            };
+            match first.poll_next_unpin(cx) {
+                Poll::Ready(None) => {
+                    open.pop_front();
+                }
+                piece => return piece,
+            }
+        }
+    })
 }
 
 /// The pieces of answer that the task of a group sends, in order; aborts the task when
