@@ -67,9 +67,12 @@ enum Command {
         sudoku-service rate --json puzzles.txt   the fields of POST /rate, one object per line")]
     Rate(RateArgs),
     /// Explain the puzzle of FILE or stdin step by step, as a person solves it.
-    #[command(after_help = "Example:\n  \
+    #[command(
+        after_help = "Example:\n  \
         echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 \\\n    \
-        | sudoku-service explain")]
+        | sudoku-service explain",
+        mut_arg("file", |arg| arg.help("File of one puzzle; `-` or none reads standard input")),
+    )]
     Explain(ExplainArgs),
     /// Generate proper puzzles of a size, symmetry and difficulty band, from a seed.
     #[command(after_help = "Examples:\n  \
