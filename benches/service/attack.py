@@ -79,7 +79,7 @@ class Server:
     def __init__(self, binary, kind, env=None, args=(), pin=None):
         self.port = free_port()
         self.kind = kind
-        clean = {k: v for k, v in os.environ.items() if k not in SERVER_VARIABLES}
+        clean = {k: v for k, v in os.environ.items() if not inherited(k)}
         clean.update(env or {})
         if kind == "service":
             command = [binary, "serve", "--listen-addr", f"127.0.0.1:{self.port}",
@@ -118,8 +118,15 @@ SERVER_VARIABLES = {
     "BODY_LIMIT_BYTES", "BODY_BUDGET_BYTES", "HEADER_LIMIT_BYTES", "MAX_CONNECTIONS",
     "LISTEN_BACKLOG", "HEADER_READ_TIMEOUT_MS", "BODY_READ_TIMEOUT_MS", "IDLE_TIMEOUT_MS",
     "WRITE_TIMEOUT_MS", "DRAIN_DELAY_SECS", "SHUTDOWN_GRACE_SECS", "LOG_FORMAT", "RUST_LOG",
-    "BATCH_BODY_LIMIT_BYTES", "BATCH_MAX_LINES", "BATCH_MIN_READ_RATE",
+    "BATCH_BODY_LIMIT_BYTES", "BATCH_MAX_LINES", "BATCH_MIN_READ_RATE", "BATCH_TIMEOUT_MS",
+    "GLIBC_TUNABLES",
 }
+
+
+def inherited(name):
+    """Whether the caller's variable `name` would change the server measured: the
+    service's own, and the allocator's (a `MALLOC_*` setting or glibc's tunables)."""
+    return name in SERVER_VARIABLES or name.startswith("MALLOC_")
 
 
 def request_bytes(method, path, body=""):

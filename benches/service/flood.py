@@ -38,7 +38,6 @@ import json
 import math
 import multiprocessing
 import os
-import re
 import statistics
 import subprocess
 import sys
