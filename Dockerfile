@@ -1,7 +1,7 @@
 # sudoku-service container image.
 #
-#   docker build -t sudoku-service:0.1.0 .
-#   docker run --rm -p 8080:8080 sudoku-service:0.1.0
+#   docker build -t sudoku-service:0.2.0 .
+#   docker run --rm -p 8080:8080 sudoku-service:0.2.0
 #
 # Two stages: a Rust toolchain image compiles the release binary with the locked dependency
 # set, and a distroless runtime image (glibc and libgcc only: no shell, no package manager)
@@ -22,23 +22,26 @@ ENV CARGO_PROFILE_RELEASE_STRIP=symbols
 # Dependencies get a layer of their own: they are compiled against placeholder sources, so
 # a change to the service's code reuses this layer instead of rebuilding every crate.
 # Cargo.toml declares bench targets, and cargo refuses a manifest whose targets are
-# missing, so every `[[bench]]` named there gets a placeholder too.
+# missing, so every `[[bench]]` named there gets a placeholder too, and so does the engine
+# crate of the workspace.
 COPY Cargo.toml Cargo.lock ./
-RUN mkdir -p src benches \
+COPY engine/Cargo.toml ./engine/
+RUN mkdir -p src benches engine/src \
     && echo 'fn main() {}' > src/main.rs \
-    && touch src/lib.rs \
+    && touch src/lib.rs engine/src/lib.rs \
     && sed -n '/^\[\[bench\]\]/{n;s/^name = "\(.*\)"$/\1/p}' Cargo.toml > bench-names \
     && while read -r bench; do echo 'fn main() {}' > "benches/$bench.rs"; done < bench-names \
     && cargo build --release --locked \
-    && rm -rf src bench-names
+    && rm -rf src engine/src bench-names
 
 # Only what the binary is built from, so editing the README, the tests or the benches
 # reuses the layers above. The placeholders compiled above are newer than the copied
 # files, and cargo decides what to rebuild by modification time, so the sources are
-# touched to make sure the crate itself is compiled again.
+# touched to make sure the crates themselves are compiled again.
+COPY engine/src ./engine/src
 COPY src ./src
 COPY openapi.yaml ./
-RUN find src -type f -exec touch {} + \
+RUN find src engine/src -type f -exec touch {} + \
     && cargo build --release --locked
 
 # ---- runtime --------------------------------------------------------------------------
