@@ -24,7 +24,7 @@
 //! that a flood of hard requests, each refused once its attempt runs out, costs less.
 //!
 //! [`SolverPool::occupancy`] says how many runs hold a solver (read off `slots`) and how
-//! many wait for one (counted only on the way through a wait), so a run that does not wait
+//! many admitted runs wait for one (counted only on the way through a wait), so a run that does not wait
 //! updates no shared count.
 //!
 //! The work polls a [`Cancellation`] with the run's deadline and, on a blocking thread, a
@@ -100,7 +100,8 @@ pub struct PoolLimits {
 pub struct Occupancy {
     /// Runs that hold a solver slot.
     pub running: usize,
-    /// Runs that wait for a slot: admitted ones, and quick attempts.
+    /// Admitted runs that wait for a slot (quick attempts, which wait a fraction of a
+    /// millisecond, are not counted).
     pub waiting: usize,
 }
 
@@ -114,9 +115,9 @@ struct Bounds {
     time_limit: Duration,
     /// The permits of `slots` when nothing runs.
     concurrency: usize,
-    /// Runs waiting for a permit of `slots`.
+    /// Admitted runs waiting for a permit of `slots`.
     waiting: AtomicUsize,
-    /// Quick attempts among them: long work lends its slot while there are any.
+    /// Quick attempts waiting for one: long work lends its slot while there are any.
     quick_waiting: AtomicUsize,
 }
 
@@ -248,8 +249,11 @@ impl Bounds {
         if let Ok(permit) = Arc::clone(&self.slots).try_acquire_owned() {
             return Some(permit);
         }
-        let _waiting = Waiting::count(&self.waiting);
-        let _quick = (lane == Lane::Quick).then(|| Waiting::count(&self.quick_waiting));
+        // Quick attempts wait apart: the queue is of admitted work.
+        let _waiting = Waiting::count(match lane {
+            Lane::Quick => &self.quick_waiting,
+            Lane::Long => &self.waiting,
+        });
         let started = Instant::now();
         let permit = Arc::clone(&self.slots).acquire_owned();
         // Boxed: only waits pay for the timer, and every caller's future stays small.
