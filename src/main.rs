@@ -5,7 +5,7 @@ use std::os::fd::AsFd;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 use sudoku_engine::grid::Grid;
 use sudoku_service::cli::{
     self, EXPECTED_INPUT, EXPECTED_PUZZLE, ExplainArgs, GenerateArgs, InputArgs, RateArgs,
@@ -109,11 +109,9 @@ fn main() -> ExitCode {
 /// command (`sudoku-service --port 9000 serve`): the service's flags also stand alone, since
 /// `serve` is the default command, so clap takes them and then refuses the command.
 fn exit_with_advice(error: &clap::Error) -> ! {
-    let command = std::env::args()
-        .skip(1)
-        .find(|word| Cli::command().find_subcommand(word).is_some());
-    match (error.kind(), command) {
-        (clap::error::ErrorKind::ArgumentConflict, Some(command)) => {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    match (error.kind(), error.get(ContextKind::InvalidSubcommand)) {
+        (ErrorKind::ArgumentConflict, Some(ContextValue::String(command))) => {
             eprint!("{}", error.render());
             eprintln!("\ntip: put the flags after the command: sudoku-service {command} [FLAGS]");
             std::process::exit(error.exit_code());

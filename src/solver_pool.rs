@@ -24,8 +24,8 @@
 //! that a flood of hard requests, each refused once its attempt runs out, costs less.
 //!
 //! [`SolverPool::occupancy`] says how many runs hold a solver (read off `slots`) and how
-//! many admitted runs wait for one (counted only on the way through a wait), so a run that does not wait
-//! updates no shared count.
+//! many admitted runs wait for one (counted only on the way through a wait), so a run
+//! that does not wait updates no shared count.
 //!
 //! The work polls a [`Cancellation`] with the run's deadline and, on a blocking thread, a
 //! flag that a drop guard raises when the caller's future is dropped, so a timed-out or
@@ -35,9 +35,9 @@ use std::num::NonZeroU64;
 use std::pin::pin;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::task::Poll;
 use std::time::{Duration, Instant};
 
+use futures_util::FutureExt;
 use thiserror::Error;
 use tokio::runtime::Handle;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -288,11 +288,11 @@ impl LentSlot {
         let _waiting = Waiting::count(&self.bounds.waiting);
         let again = self.runtime.block_on(async {
             let mut again = pin!(Arc::clone(&self.bounds.slots).acquire_owned());
-            let queued = std::future::poll_fn(|cx| Poll::Ready(again.as_mut().poll(cx))).await;
+            let queued = again.as_mut().now_or_never();
             drop(slot.take());
             match queued {
-                Poll::Ready(again) => again,
-                Poll::Pending => again.await,
+                Some(again) => again,
+                None => again.await,
             }
         });
         *slot = Some(again.expect("the pool's semaphores are never closed"));

@@ -253,10 +253,9 @@ async fn answer_line<Resp>(
     deadline: Deadline,
 ) -> Option<Result<Resp, ApiError>> {
     let mut answering = pin!(AssertUnwindSafe(answering).catch_unwind());
-    let at_once = std::future::poll_fn(|cx| Poll::Ready(answering.as_mut().poll(cx))).await;
-    let answered = match at_once {
-        Poll::Ready(answered) => answered,
-        Poll::Pending => {
+    let answered = match answering.as_mut().now_or_never() {
+        Some(answered) => answered,
+        None => {
             if !answers.is_empty() {
                 let _ = pieces.send(Bytes::from(std::mem::take(answers)));
             }
