@@ -55,9 +55,10 @@ const APPLICATION_NDJSON: &str = "application/x-ndjson";
 #[derive(Debug, Clone, Copy)]
 pub enum LineWork {
     /// Microseconds (a solve, a check): the lines of one read from the connection, up to
-    /// 256 (more 9×9 lines than 16 KiB holds), are one group, one task and one write. Smaller
-    /// groups cost more in thread wake-ups and system calls than a line's work, and the
-    /// next reads' groups spread over the solvers anyway.
+    /// 256 (more 9×9 lines than 16 KiB holds), are one group, one task and, unless a line
+    /// has to wait, one write. Smaller groups cost more in thread wake-ups and system
+    /// calls than a line's work, and the next reads' groups spread over the solvers
+    /// anyway.
     Light,
     /// Milliseconds and more (a rating, an explanation): a task per line, so that the lines
     /// of one read spread over every solver.

@@ -123,7 +123,7 @@ pub enum ApiError {
     },
     /// A batch ran out of its total time limit before this line was answered.
     #[error(
-        "the batch's time limit of {} ms ran out before this line was answered; the lines after it were not read",
+        "the batch's time limit of {} ms ran out before this line was answered; the batch ends with the lines read by then",
         limit.as_millis()
     )]
     BatchTimeout {
