@@ -100,10 +100,10 @@ async fn abandoned_every_way(work: Work) {
     for (count, leaving) in (1..).zip(EVERY_WAY) {
         let before = service.cpu_time();
         let client = Client::send(service.addr, &work, leaving).await;
-        wait_for_metric(&service, "sudoku_solver_slots_in_use", 1.0).await;
+        wait_for_metric(&service, "sudoku_solver_slots_in_use", 1).await;
         client.leave().await;
-        wait_for_metric(&service, &abandoned, f64::from(count)).await;
-        wait_for_metric(&service, "sudoku_solver_slots_in_use", 0.0).await;
+        wait_for_metric(&service, &abandoned, count).await;
+        wait_for_metric(&service, "sudoku_solver_slots_in_use", 0).await;
         let spent = service.cpu_time() - before;
         assert!(
             spent < BUDGET,
@@ -114,13 +114,8 @@ async fn abandoned_every_way(work: Work) {
 }
 
 /// Waits for a metric off the test's async workers.
-async fn wait_for_metric(service: &Service, series: &str, value: f64) {
-    let shown = if value.fract() == 0.0 {
-        format!("{value:.0}")
-    } else {
-        value.to_string()
-    };
-    tokio::task::block_in_place(|| service.wait_for_metric(series, &shown));
+async fn wait_for_metric(service: &Service, series: &str, value: u32) {
+    tokio::task::block_in_place(|| service.wait_for_metric(series, &value.to_string()));
 }
 
 /// A client with a request in flight.
