@@ -93,3 +93,4 @@ pub mod logic;
 pub mod solver;
 pub mod text_format;
 pub mod validate;
+pub mod variant;

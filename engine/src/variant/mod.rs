@@ -1,0 +1,13 @@
+//! Variant Sudoku: the rule sets setters exchange as f-puzzles JSON and SudokuPad links
+//! (killer cages, irregular regions, diagonals, thermometers, arrows, kropki dots, …),
+//! solved, counted, checked, with true candidates.
+//!
+//! Data flows one way: input (f-puzzles JSON, a link, or the native rules) → [`Puzzle`] →
+//! [`solve`] or [`check`]. Classic Sudoku is the rule set with nothing added, but classic
+//! grids keep their own faster engines in [`crate::solver`].
+
+mod constraints;
+pub mod model;
+mod propagate;
+
+pub use model::{Cell, Constraint, Origin, Puzzle, Rule};
