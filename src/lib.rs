@@ -4,8 +4,9 @@
 //! The engine knows nothing of HTTP or terminals; this crate sits on top, and data flows
 //! one way: a request or a file → the engine → an answer.
 //!
-//! - [`cli`]: the `solve`, `validate`, `rate`, `explain` and `generate` subcommands; their
-//!   `--json` lines are the API's answers, so they borrow those shapes from [`http`].
+//! - [`cli`]: the `solve`, `validate`, `rate`, `explain` and `generate` subcommands.
+//! - [`answers`]: the JSON shapes of answers, which the API and the command line's
+//!   `--json` lines both write.
 //! - [`solver_pool`]: CPU-heavy work run under one bound (concurrency, queue, time limit),
 //!   quick work first, cancelled when its caller goes away.
 //! - [`http`]: the HTTP/JSON API as an axum `Router`: routes, errors as RFC 9457 problems,
@@ -17,6 +18,7 @@
 //! - [`telemetry`]: logging, as text or JSON.
 //! - [`healthcheck`]: the `healthcheck` subcommand, the container's probe.
 
+pub mod answers;
 pub mod cli;
 pub mod config;
 pub mod healthcheck;

@@ -14,8 +14,8 @@ use serde_json::json;
 use super::batch::{in_order_on_threads, puzzle_bar};
 use super::rate::{WorkerArgs, cancellation};
 use super::{Status, worker_threads};
-use crate::http::{PuzzleJson, puzzle_json};
-use sudoku_engine::generate::{self, GenerateOptions, MAX_SEED, Symmetry};
+use crate::answers::{PuzzleJson, puzzle_json};
+use sudoku_engine::generate::{self, GenerateOption, GenerateOptions, MAX_SEED, Symmetry};
 use sudoku_engine::logic::{Level, MODEL};
 use sudoku_engine::solver::Stopped;
 
@@ -23,16 +23,16 @@ use sudoku_engine::solver::Stopped;
 #[derive(Debug, Clone, Args)]
 pub struct GenerateArgs {
     /// N: 4, 9 or 16.
-    #[arg(long, default_value_t = 9, value_parser = parse_size)]
+    #[arg(long, default_value_t = 9)]
     pub size: usize,
     /// A difficulty band (9×9): easy, medium, hard, expert or extreme.
     #[arg(long, value_parser = parse_level, conflicts_with_all = ["se_min", "se_max"])]
     pub level: Option<Level>,
     /// The lowest rating wanted (9×9), 1.0 to 8.9.
-    #[arg(long, value_name = "SE", value_parser = parse_rating)]
+    #[arg(long, value_name = "SE", allow_negative_numbers = true)]
     pub se_min: Option<f64>,
     /// The highest rating wanted (9×9), 1.0 to 8.9.
-    #[arg(long, value_name = "SE", value_parser = parse_rating)]
+    #[arg(long, value_name = "SE", allow_negative_numbers = true)]
     pub se_max: Option<f64>,
     /// The symmetry of the givens: none, central, rotational, diagonal, antidiagonal,
     /// horizontal or vertical.
@@ -56,7 +56,6 @@ pub struct GenerateArgs {
     pub workers: WorkerArgs,
 }
 
-/// A size puzzles are generated in.
 /// A seed, 0 to 2^53 − 1; any other number, a negative one too, is told the range.
 fn parse_seed(text: &str) -> Result<u64, String> {
     text.parse()
@@ -70,31 +69,14 @@ fn parse_level(text: &str) -> Result<Level, String> {
     Level::from_id(&text.to_ascii_lowercase())
 }
 
-fn parse_size(text: &str) -> Result<usize, String> {
-    match text.parse() {
-        Ok(size @ (4 | 9 | 16)) => Ok(size),
-        _ => Err("must be 4, 9 or 16 (25×25 puzzles take far too long to make)".to_owned()),
+/// How this command names a generation option: as its flag.
+fn flag(option: GenerateOption) -> &'static str {
+    match option {
+        GenerateOption::Size => "--size",
+        GenerateOption::Level => "--level",
+        GenerateOption::SeMin => "--se-min",
+        GenerateOption::SeMax => "--se-max",
     }
-}
-
-/// A rating on the Sudoku Explainer scale that a band may start or end at.
-fn parse_rating(text: &str) -> Result<f64, String> {
-    let (lowest, highest) = generate::RATING_RANGE;
-    match text.parse() {
-        Ok(rating) if (lowest..=highest).contains(&rating) => Ok(rating),
-        _ => Err(format!("must be a rating from {lowest:.1} to {highest:.1}")),
-    }
-}
-
-/// `message` about generating options, with the options it names (`` `se_min` ``) written
-/// as this command's flags (`--se-min`).
-fn as_flags(message: &str) -> String {
-    ["size", "level", "se_min", "se_max"]
-        .iter()
-        .fold(message.to_owned(), |message, option| {
-            let flag = format!("--{}", option.replace('_', "-"));
-            message.replace(&format!("`{option}`"), &flag)
-        })
 }
 
 /// Generates the puzzles `args` ask for on `out`, in the order of their seeds, and a
@@ -114,7 +96,7 @@ pub fn generate(
     ) {
         Ok(options) => options,
         Err(error) => {
-            writeln!(err, "error: {}", as_flags(&error.to_string()))?;
+            writeln!(err, "error: {}", error.describe(flag))?;
             return Ok(Status::Usage);
         }
     };

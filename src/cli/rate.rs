@@ -11,8 +11,8 @@ use serde_json::json;
 
 use super::batch::{self, Tally};
 use super::{InputArgs, MAX_THREADS, NO_PUZZLES, Status, worker_threads};
-use crate::http::{GridOutput, explain_response, logic_error_code, rate_response};
-use sudoku_engine::grid::Grid;
+use crate::answers::{GridOutput, explain_response, logic_error_code, rate_response};
+use sudoku_engine::grid::{Grid, GridError};
 use sudoku_engine::logic::step::round_rating;
 use sudoku_engine::logic::technique::Technique;
 use sudoku_engine::logic::{self, LogicError, Rating};
@@ -95,31 +95,33 @@ pub fn rate(
                   stop: &Arc<AtomicBool>,
                   tally: &mut Tally,
                   text: &mut Vec<u8>| {
+        let cancel = cancellation(args.workers.timeout_ms, Arc::clone(stop));
         let rated = Grid::parse_symbols(puzzle)
-            .map_err(|error| (error.to_string(), "invalid_grid"))
-            .and_then(|grid| {
-                logic::rate(
-                    &grid,
-                    &cancellation(args.workers.timeout_ms, Arc::clone(stop)),
-                )
-                .map_err(|error| {
-                    let text = error_text(&error, args.workers.timeout_ms);
-                    (text, logic_error_code(&error))
-                })
-            });
+            .map_err(Unrated::Unreadable)
+            .and_then(|grid| logic::rate(&grid, &cancel).map_err(Unrated::Logic));
         match &rated {
             Ok(_) => tally.solved += 1,
-            Err((_, "invalid_grid" | "unsupported_size")) => tally.invalid += 1,
-            Err((_, "solve_timeout")) => tally.timed_out += 1,
-            Err(_) => tally.unsolvable += 1,
+            Err(Unrated::Unreadable(_) | Unrated::Logic(LogicError::UnsupportedSize(_))) => {
+                tally.invalid += 1
+            }
+            Err(Unrated::Logic(LogicError::Stopped(_))) => tally.timed_out += 1,
+            Err(Unrated::Logic(_)) => tally.unsolvable += 1,
         }
         let line = match (&rated, args.json) {
             (Ok(rating), false) => rating_line(rating),
             (Ok(rating), true) => serde_json::to_string(&rate_response(rating)).expect("JSON"),
             // A grid that cannot be read is a typo to find in the input.
-            (Err((message, "invalid_grid")), false) => format!("error: line {line}: {message}"),
-            (Err((message, _)), false) => format!("error: {message}"),
-            (Err((message, code)), true) => json!({ "error": message, "code": code }).to_string(),
+            (Err(Unrated::Unreadable(error)), false) => format!("error: line {line}: {error}"),
+            (Err(Unrated::Logic(error)), false) => {
+                format!("error: {}", error_text(error, args.workers.timeout_ms))
+            }
+            (Err(Unrated::Unreadable(error)), true) => {
+                json!({ "error": error.to_string(), "code": "invalid_grid" }).to_string()
+            }
+            (Err(Unrated::Logic(error)), true) => {
+                let message = error_text(error, args.workers.timeout_ms);
+                json!({ "error": message, "code": logic_error_code(error) }).to_string()
+            }
         };
         text.extend_from_slice(line.as_bytes());
     };
@@ -137,6 +139,14 @@ pub fn rate(
     } else {
         Status::Failure
     })
+}
+
+/// Why a puzzle line has no rating.
+enum Unrated {
+    /// The line is not a grid.
+    Unreadable(GridError),
+    /// The logic could not rate it.
+    Logic(LogicError),
 }
 
 /// The one puzzle of `input` when it is a block (`None` when it holds a puzzle a line), or
@@ -182,13 +192,17 @@ fn one_puzzle(input: &str) -> Result<Grid, Failure> {
 /// technique of a grid with no blank cell).
 fn rating_line(rating: &Rating) -> String {
     format!(
-        "{:.1}/{:.1}/{:.1} {} {}",
-        round_rating(rating.er),
-        round_rating(rating.ep),
-        round_rating(rating.ed),
+        "{} {} {}",
+        three_ratings(rating),
         rating.level().id(),
         rating.hardest.map_or("-", Technique::id)
     )
+}
+
+/// `ER/EP/ED`, one decimal each.
+fn three_ratings(rating: &Rating) -> String {
+    let [er, ep, ed] = [rating.er, rating.ep, rating.ed].map(round_rating);
+    format!("{er:.1}/{ep:.1}/{ed:.1}")
 }
 
 /// What the command line says of `error`: a time-out names the flag that set its limit,
@@ -266,7 +280,7 @@ pub fn explain(
         writeln!(
             out,
             "rating {} ({}; ER/EP/ED), hardest step: {}",
-            rating_line(rating).split(' ').next().unwrap_or_default(),
+            three_ratings(rating),
             rating.level().id(),
             rating
                 .hardest

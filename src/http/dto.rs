@@ -7,6 +7,7 @@ use std::num::NonZeroU64;
 use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::answers::GridOutput;
 use sudoku_engine::grid::{Grid, GridError};
 use sudoku_engine::solver::Order;
 use sudoku_engine::validate::Validation;
@@ -18,16 +19,6 @@ pub enum GridInput {
     Symbols(String),
     /// N rows of N numbers, `0` or `null` blank.
     Rows(Vec<Vec<Option<i64>>>),
-}
-
-/// A grid as a response gives it, in the notation of the request.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum GridOutput {
-    /// One line of N² symbols, `.` blank.
-    Symbols(String),
-    /// N rows of N numbers, `0` blank.
-    Rows(Vec<Vec<u8>>),
 }
 
 impl GridInput {

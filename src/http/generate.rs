@@ -8,12 +8,13 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 
 use super::AppState;
-use super::dto::GridOutput;
 use super::json::ApiJson;
+use super::on_pool::on_pool;
 use super::problem::ApiError;
-use crate::solver_pool::PoolError;
-use sudoku_engine::generate::{self, GenerateOptions, Generated, MAX_COUNT, MAX_SEED, Symmetry};
-use sudoku_engine::grid::Grid;
+use crate::answers::{PuzzleJson, puzzle_json};
+use sudoku_engine::generate::{
+    self, GenerateOption, GenerateOptions, Generated, MAX_COUNT, MAX_SEED, Symmetry,
+};
 use sudoku_engine::logic::{Level, MODEL};
 use sudoku_engine::solver::{Cancellation, Stopped};
 
@@ -51,25 +52,6 @@ pub struct GenerateResponse {
     pub puzzles: Vec<PuzzleJson>,
 }
 
-/// One generated puzzle.
-#[derive(Debug, Serialize)]
-pub struct PuzzleJson {
-    /// The givens.
-    pub puzzle: GridOutput,
-    /// The one solution.
-    pub solution: GridOutput,
-    /// ER, one decimal (9×9 only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub se: Option<f64>,
-    /// The band of `se` (9×9 only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub level: Option<&'static str>,
-    /// The number of givens.
-    pub givens: usize,
-    /// The seed that makes this puzzle alone (with `count: 1` and the same options).
-    pub seed: u64,
-}
-
 /// Generates the puzzles of the request.
 pub async fn generate(
     State(state): State<AppState>,
@@ -81,22 +63,24 @@ pub async fn generate(
     // How many puzzles the run has made, for an answer that runs out of time.
     let made = Arc::new(AtomicUsize::new(0));
     let progress = Arc::clone(&made);
-    let generated = state
-        .pool()
-        .run(limit, move |cancel| {
-            make_puzzles(&options, &seeds, cancel, &progress)
-        })
-        .await
-        .map_err(|error| match error {
-            PoolError::TimedOut { limit, waited } => ApiError::GenerateTimeout {
-                timeout_ms: limit.as_millis(),
-                waited_ms: waited.as_millis(),
-                made: made.load(Ordering::Relaxed),
-                count,
-                options,
-            },
-            other => other.into(),
-        })?;
+    let generated = on_pool(&state, limit, move |cancel| {
+        make_puzzles(&options, &seeds, cancel, &progress)
+    })
+    .await
+    .map_err(|error| match error {
+        // The time-out of a generation says how far it got, and what to ask for instead.
+        ApiError::SolveTimeout {
+            timeout_ms,
+            waited_ms,
+        } => ApiError::GenerateTimeout {
+            timeout_ms,
+            waited_ms,
+            made: made.load(Ordering::Relaxed),
+            count,
+            options,
+        },
+        other => other,
+    })?;
     Ok(ApiJson(GenerateResponse {
         model: MODEL,
         puzzles: generated
@@ -125,20 +109,13 @@ fn make_puzzles(
         .collect()
 }
 
-/// How `/generate` writes `made`, its grids as rows or strings (the command line's JSON
-/// lines use it too).
-pub fn puzzle_json(made: &Generated, rows: bool) -> PuzzleJson {
-    let render = |grid: &Grid| match rows {
-        true => GridOutput::Rows(grid.to_rows()),
-        false => GridOutput::Symbols(grid.to_symbols()),
-    };
-    PuzzleJson {
-        puzzle: render(&made.puzzle),
-        solution: render(&made.solution),
-        se: made.rating,
-        level: made.rating.map(|rating| Level::of(rating).id()),
-        givens: made.puzzle.givens(),
-        seed: made.seed,
+/// How the request names a generation option.
+fn field_name(option: GenerateOption) -> &'static str {
+    match option {
+        GenerateOption::Size => "`size`",
+        GenerateOption::Level => "`level`",
+        GenerateOption::SeMin => "`se_min`",
+        GenerateOption::SeMax => "`se_max`",
     }
 }
 
@@ -185,7 +162,7 @@ fn read(request: &GenerateRequest) -> Result<(GenerateOptions, Vec<u64>, bool), 
         symmetry,
         request.minimal,
     )
-    .map_err(|error| invalid(error.to_string()))?;
+    .map_err(|error| invalid(error.describe(field_name)))?;
     Ok((options, generate::puzzle_seeds(seed, count), rows))
 }
 

@@ -9,25 +9,25 @@ use std::any::Any;
 use std::convert::Infallible;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
-use axum::http::header::{HOST, TRANSFER_ENCODING};
-use axum::http::uri::Authority;
-use axum::http::{HeaderValue, StatusCode, Version};
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use http_body::{Body as _, Frame, SizeHint};
 use tower::{Layer, Service, ServiceBuilder};
 use tower_http::ServiceBuilderExt;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, RequestId};
-use tracing::{Instrument, Span};
+use tower_http::trace::{OnResponse, TraceLayer};
+use tracing::Span;
 
 use super::Limits;
 use super::metrics::Metrics;
 use super::problem::ApiError;
+use crate::server::{FramingLayer, FramingViolation};
 
 /// The route label of requests that matched no route, so odd paths cannot grow the
 /// number of metric series without bound.
@@ -46,10 +46,6 @@ pub fn with_layers<S>(router: Router<S>, metrics: Metrics, limits: &Limits) -> R
 where
     S: Clone + Send + Sync + 'static,
 {
-    let observer = Observer {
-        metrics,
-        header_limit: limits.header_limit_bytes,
-    };
     router.layer(
         ServiceBuilder::new()
             // Outermost: every request gets an id (a client's own x-request-id is kept if
@@ -58,10 +54,24 @@ where
             .map_request(drop_unfit_request_id)
             .set_x_request_id(MakeRequestUuid)
             .propagate_x_request_id()
-            // One span per request, holding the id; one log line and one count per request
-            // that ends, answered or abandoned, including the 500s that the next layer
-            // makes of panics. It also refuses what HTTP's framing rules forbid.
-            .layer(ObserveLayer(observer))
+            // One span per request, holding the id; one log line and one count per
+            // answer of known length, when it is made.
+            .layer(
+                TraceLayer::new_for_http()
+                    .make_span_with(request_span)
+                    .on_request(())
+                    .on_response(RecordAnswer(metrics.clone()))
+                    .on_body_chunk(())
+                    .on_eos(())
+                    .on_failure(()),
+            )
+            // TraceLayer has no hook for a request dropped before its answer: this guard
+            // logs and counts it with status 499, and a streamed answer (a batch) once its
+            // last piece is handed over, or with 499 when it is dropped before.
+            .layer(AbandonGuardLayer(metrics))
+            // What HTTP's framing rules forbid is refused before any route sees it.
+            .layer(FramingLayer::new(limits.header_limit_bytes, refuse))
+            .map_response(IntoResponse::into_response)
             // A panicking handler becomes 500 `internal`; the server keeps serving.
             .layer(CatchPanicLayer::custom(panic_response))
             // Innermost: the body limit that the JSON extractor's reader enforces with 413
@@ -70,6 +80,18 @@ where
             // in plain text.)
             .layer(DefaultBodyLimit::max(limits.body_limit_bytes)),
     )
+}
+
+/// The problem a request that breaks HTTP's framing rules gets.
+fn refuse(violation: FramingViolation) -> Response {
+    let problem = match violation {
+        FramingViolation::HostCount | FramingViolation::BadHost => {
+            ApiError::BadRequest(violation.to_string())
+        }
+        FramingViolation::TransferCoding => ApiError::NotImplemented(violation.to_string()),
+        FramingViolation::HeadTooLarge(limit) => ApiError::HeadersTooLarge { limit },
+    };
+    problem.into_response()
 }
 
 /// Removes an `x-request-id` that is empty, longer than [`MAX_REQUEST_ID_LENGTH`] or not
@@ -91,42 +113,76 @@ fn drop_unfit_request_id(mut request: Request) -> Request {
     request
 }
 
-/// What the observing middleware needs.
+/// Logs and counts an answer of known length when TraceLayer sees it made; a streamed
+/// answer is left to [`AbandonGuard`], which marks the ones it hands over.
 #[derive(Clone)]
-struct Observer {
-    metrics: Metrics,
-    header_limit: usize,
-}
+struct RecordAnswer(Metrics);
 
-/// Serves each request in a span of its own (with its id), refusing it first if HTTP's
-/// framing rules forbid it, and logs and counts it once it ends: answered (a streamed
-/// answer once its last piece is handed over), or dropped before its answer (its client
-/// went away, or the server closed the connection), which is logged and counted with
-/// status 499. A tower layer rather than `from_fn`, which boxes
-/// the inner service and two futures on every request: this runs on every request, and
-/// `/healthz` is mostly this.
+/// The route of an answer of known length, put in its extensions by [`AbandonGuard`] for
+/// [`RecordAnswer`] to count.
 #[derive(Clone)]
-struct ObserveLayer(Observer);
+struct AnsweredRoute(Option<MatchedPath>);
 
-impl<S> Layer<S> for ObserveLayer {
-    type Service = Observe<S>;
-
-    fn layer(&self, inner: S) -> Observe<S> {
-        Observe {
-            inner,
-            observer: self.0.clone(),
+impl<B> OnResponse<B> for RecordAnswer {
+    fn on_response(self, response: &Response<B>, latency: Duration, _span: &Span) {
+        if let Some(AnsweredRoute(route)) = response.extensions().get() {
+            record_answer(&self.0, route.as_ref(), response.status(), latency);
         }
     }
 }
 
-/// The service of [`ObserveLayer`].
-#[derive(Clone)]
-struct Observe<S> {
-    inner: S,
-    observer: Observer,
+/// Logs (in the current span) and counts a request that ended with `status` after
+/// `latency`.
+fn record_answer(
+    metrics: &Metrics,
+    route: Option<&MatchedPath>,
+    status: StatusCode,
+    latency: Duration,
+) {
+    let route = route.map_or(UNMATCHED_ROUTE, MatchedPath::as_str);
+    metrics.observe_request(route, status, latency);
+    let status = status.as_u16();
+    // A number in one unit, which log queries can compare and add up, to the
+    // microsecond (whole microseconds over 1000 print without float noise).
+    let latency_ms = latency.as_micros() as f64 / 1e3;
+    // 5xx are warnings: timeouts and overload are not bugs, and real bugs are logged
+    // as errors where they surface.
+    if status == CLIENT_CLOSED_REQUEST {
+        tracing::info!(status, latency_ms, "client went away before the answer");
+    } else if status >= 500 {
+        tracing::warn!(status, latency_ms, "answered");
+    } else {
+        tracing::info!(status, latency_ms, "answered");
+    }
 }
 
-impl<S, B> Service<Request> for Observe<S>
+/// Counts a request dropped before its answer (its client went away, or the server closed
+/// the connection) with status 499, and a streamed answer when its last piece is handed
+/// over (or with 499 when it is dropped before). A tower layer rather than `from_fn`,
+/// which boxes the inner service and two futures on every request: this runs on every
+/// request, and `/healthz` is mostly this.
+#[derive(Clone)]
+struct AbandonGuardLayer(Metrics);
+
+impl<S> Layer<S> for AbandonGuardLayer {
+    type Service = AbandonGuard<S>;
+
+    fn layer(&self, inner: S) -> AbandonGuard<S> {
+        AbandonGuard {
+            inner,
+            metrics: self.0.clone(),
+        }
+    }
+}
+
+/// The service of [`AbandonGuardLayer`].
+#[derive(Clone)]
+struct AbandonGuard<S> {
+    inner: S,
+    metrics: Metrics,
+}
+
+impl<S, B> Service<Request> for AbandonGuard<S>
 where
     S: Service<Request, Response = axum::http::Response<B>, Error = Infallible> + Send + 'static,
     S::Future: Send + 'static,
@@ -142,27 +198,21 @@ where
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
-        let span = request_span(&request);
         let mut pending = PendingRequest {
             // A matched path is shared, so keeping it costs no copy of the route.
             route: request.extensions().get::<MatchedPath>().cloned(),
             started: Instant::now(),
-            metrics: Some(self.observer.metrics.clone()),
-            span: span.clone(),
+            metrics: Some(self.metrics.clone()),
+            // TraceLayer calls this in the request's span.
+            span: Span::current(),
         };
-        let answer = match framing_problem(&request, self.observer.header_limit) {
-            Some(problem) => Err(problem),
-            None => Ok(self.inner.call(request)),
-        };
+        let answer = self.inner.call(request);
         Box::pin(async move {
-            let response = match answer {
-                Ok(answer) => answer.instrument(span).await?.map(Body::new),
-                Err(problem) => problem.into_response(),
-            };
+            let mut response = answer.await?.map(Body::new);
             // An answer of known length is done when it is made; a streamed one (a batch)
             // only when its last piece is handed over.
             if response.body().size_hint().exact().is_some() {
-                pending.answered(response.status());
+                response.extensions_mut().insert(pending.hand_over());
                 return Ok(response);
             }
             let status = response.status();
@@ -192,62 +242,6 @@ fn request_span(request: &Request) -> Span {
     )
 }
 
-/// The problem with a request that HTTP's framing rules forbid: an HTTP/1.1 request
-/// without exactly one `Host`, or a `Host` that is not a host and port (400), a transfer
-/// coding other than `chunked` (501, since the server decodes no other), and a head larger
-/// than `header_limit` bytes (431).
-fn framing_problem(request: &Request, header_limit: usize) -> Option<ApiError> {
-    let headers = request.headers();
-    if request.version() == Version::HTTP_11 && headers.get_all(HOST).iter().count() != 1 {
-        let detail = "an HTTP/1.1 request needs exactly one Host header";
-        return Some(ApiError::BadRequest(detail.into()));
-    }
-    if !headers.get_all(HOST).iter().all(is_host) {
-        let detail = "the Host header must be a host name or address and an optional port";
-        return Some(ApiError::BadRequest(detail.into()));
-    }
-    let other_coding = headers.get_all(TRANSFER_ENCODING).iter().any(|value| {
-        value.to_str().map_or(true, |codings| {
-            codings
-                .split(',')
-                .any(|coding| !coding.trim().eq_ignore_ascii_case("chunked"))
-        })
-    });
-    if other_coding {
-        let detail = "the only transfer coding accepted is chunked";
-        return Some(ApiError::NotImplemented(detail.into()));
-    }
-    // The request line and each header line as sent, with their separators.
-    let target = request.uri().path_and_query();
-    let head = request.method().as_str().len()
-        + target.map_or(0, |target| target.as_str().len())
-        + headers
-            .iter()
-            .map(|(name, value)| name.as_str().len() + value.len() + 4)
-            .sum::<usize>();
-    (head > header_limit).then_some(ApiError::HeadersTooLarge {
-        limit: header_limit,
-    })
-}
-
-/// Whether `value` is a `Host` header's value: empty (a target with no authority), or a
-/// host and optional port, without user information (RFC 9112, section 3.2).
-fn is_host(value: &HeaderValue) -> bool {
-    let Ok(text) = value.to_str() else {
-        return false;
-    };
-    // The port, if any: after the last `:` that is not inside an IPv6 address.
-    let port = match text.rsplit_once(':') {
-        Some((_, port)) if !port.contains(']') => port,
-        _ => "",
-    };
-    text.is_empty()
-        || (text.parse::<Authority>().is_ok()
-            && !text.contains('@')
-            && (port.is_empty()
-                || port.bytes().all(|b| b.is_ascii_digit()) && port.parse::<u16>().is_ok()))
-}
-
 /// A request on its way to its answer, counted and logged once: answered, or dropped.
 struct PendingRequest {
     route: Option<MatchedPath>,
@@ -258,29 +252,22 @@ struct PendingRequest {
 }
 
 impl PendingRequest {
+    /// Leaves the log line and the count of an answer of known length to
+    /// [`RecordAnswer`], with the route it needs.
+    fn hand_over(&mut self) -> AnsweredRoute {
+        self.metrics = None;
+        AnsweredRoute(self.route.take())
+    }
+
     fn answered(&mut self, status: StatusCode) {
-        let Some(metrics) = self.metrics.take() else {
-            return;
-        };
-        let latency = self.started.elapsed();
-        let route = self
-            .route
-            .as_ref()
-            .map_or(UNMATCHED_ROUTE, MatchedPath::as_str);
-        metrics.observe_request(route, status, latency);
-        let _entered = self.span.enter();
-        let status = status.as_u16();
-        // A number in one unit, which log queries can compare and add up, to the
-        // microsecond (whole microseconds over 1000 print without float noise).
-        let latency_ms = latency.as_micros() as f64 / 1e3;
-        // 5xx are warnings: timeouts and overload are not bugs, and real bugs are logged
-        // as errors where they surface.
-        if status == CLIENT_CLOSED_REQUEST {
-            tracing::info!(status, latency_ms, "client went away before the answer");
-        } else if status >= 500 {
-            tracing::warn!(status, latency_ms, "answered");
-        } else {
-            tracing::info!(status, latency_ms, "answered");
+        if let Some(metrics) = self.metrics.take() {
+            let _entered = self.span.enter();
+            record_answer(
+                &metrics,
+                self.route.as_ref(),
+                status,
+                self.started.elapsed(),
+            );
         }
     }
 }

@@ -16,6 +16,7 @@ mod generate;
 mod json;
 mod metrics;
 mod middleware;
+mod on_pool;
 mod ops;
 mod playground;
 mod problem;
@@ -33,14 +34,10 @@ use axum::routing::{MethodFilter, MethodRouter, on};
 
 use batch::LineWork;
 use body::BodyBudget;
-pub use dto::GridOutput;
-pub use explain::{explain_response, rate_response};
-pub use generate::{PuzzleJson, puzzle_json};
 pub use metrics::Metrics;
 pub use middleware::with_layers;
 pub use ops::Readiness;
 use problem::ApiError;
-pub use problem::logic_error_code;
 
 use crate::solver_pool::{PoolLimits, SolverPool};
 

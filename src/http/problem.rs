@@ -13,7 +13,6 @@ use thiserror::Error;
 use crate::solver_pool::PoolError;
 use sudoku_engine::generate::GenerateOptions;
 use sudoku_engine::grid::GridError;
-use sudoku_engine::logic::LogicError;
 use sudoku_engine::validate::Conflict;
 
 /// The media type of every error body (RFC 9457).
@@ -214,36 +213,6 @@ impl From<PoolError> for ApiError {
     }
 }
 
-impl From<LogicError> for ApiError {
-    fn from(error: LogicError) -> Self {
-        match error {
-            LogicError::UnsupportedSize(size) => ApiError::UnsupportedSize { size },
-            LogicError::Unsolvable => ApiError::Unsolvable,
-            LogicError::ConflictingGivens(conflicts) => ApiError::UnsolvableGivens(conflicts),
-            LogicError::NotUnique => ApiError::NotUnique,
-            LogicError::Mismatch(detail) => ApiError::InvalidRequest(detail),
-            LogicError::BeyondTechniques => ApiError::BeyondTechniques,
-            // The pool turns a stopped run into its own time-out before it gets here.
-            LogicError::Stopped(_) => ApiError::Internal {
-                cause: "a logic run stopped outside the solver pool".into(),
-            },
-        }
-    }
-}
-
-/// The `code` the API gives a logic run that ended in `error` (a stopped run ran out of
-/// time), for the command line's JSON lines.
-pub fn logic_error_code(error: &LogicError) -> &'static str {
-    let answer = match error {
-        LogicError::Stopped(_) => ApiError::SolveTimeout {
-            timeout_ms: 0,
-            waited_ms: 0,
-        },
-        error => ApiError::from(error.clone()),
-    };
-    answer.classify().1
-}
-
 /// How much of a time limit went waiting for a solver, when any did: the part of a
 /// time-out that says the server was busy, not that the work was too much.
 fn spent_waiting(waited_ms: u128) -> String {
@@ -300,7 +269,7 @@ fn generate_timeout(
 
 impl ApiError {
     /// The HTTP status, the stable `code` and the short `title` of this kind of problem.
-    fn classify(&self) -> (StatusCode, &'static str, &'static str) {
+    pub(super) fn classify(&self) -> (StatusCode, &'static str, &'static str) {
         match self {
             Self::InvalidJson(_) => (StatusCode::BAD_REQUEST, "invalid_json", "Invalid JSON"),
             Self::InvalidRequest(_) => (

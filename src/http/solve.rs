@@ -10,8 +10,8 @@ use super::AppState;
 use super::dto::{GridInput, SolveRequest, SolveResponse, SolveStats};
 use super::json::ApiJson;
 use super::metrics::{Metrics, SolveOutcome};
+use super::on_pool::{on_pool, time_limit};
 use super::problem::ApiError;
-use crate::solver_pool::PoolError;
 use sudoku_engine::grid::Grid;
 use sudoku_engine::solver::{self, Outcome, SolveOptions, SolveReport};
 use sudoku_engine::validate::validate;
@@ -66,14 +66,12 @@ pub(super) async fn solve_on_pool(
     options: SolveOptions,
     timeout_ms: Option<NonZeroU64>,
 ) -> Result<SolveReport, ApiError> {
-    let limit = state.pool().limit_for(timeout_ms);
+    let limit = time_limit(state, timeout_ms);
     let mut count = SolveCount::start(state.metrics());
-    let result = state
-        .pool()
-        .run(limit, move |cancel| {
-            solver::solve(&grid, &options, cancel).finished()
-        })
-        .await;
+    let result = on_pool(state, limit, move |cancel| {
+        solver::solve(&grid, &options, cancel).finished()
+    })
+    .await;
     match &result {
         Ok(report) => count.finish(
             match report.outcome {
@@ -82,11 +80,11 @@ pub(super) async fn solve_on_pool(
             },
             report.elapsed,
         ),
-        Err(PoolError::TimedOut { limit, .. }) => count.finish(SolveOutcome::TimedOut, *limit),
+        Err(ApiError::SolveTimeout { .. }) => count.finish(SolveOutcome::TimedOut, limit),
         // Refused before any solving, or a bug (logged as an internal error): no solve.
         Err(_) => count.finish_uncounted(),
     }
-    Ok(result?)
+    result
 }
 
 /// Counts a solve in the metrics once it ends, as abandoned when its request is dropped

@@ -16,6 +16,7 @@
 
 mod client_stream;
 mod connection;
+mod framing;
 mod request_body;
 
 use std::future::Future;
@@ -33,6 +34,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use self::connection::Shared;
+pub use self::framing::{FramingLayer, FramingViolation};
 
 /// How long to back off when accepting fails (typically: out of file descriptors).
 const ACCEPT_ERROR_BACKOFF: Duration = Duration::from_millis(100);

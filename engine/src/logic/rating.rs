@@ -64,9 +64,13 @@ impl Level {
         Level::Beyond,
     ];
 
-    /// The level named `id`, or an error that lists the names.
+    /// The level named `id`, or an error that lists the names of the levels puzzles can
+    /// be generated in (`beyond` is a level of ratings, too rare to ask for).
     pub fn from_id(id: &str) -> Result<Level, String> {
-        let ids = Level::ALL.map(Level::id).join(", ");
+        let asked_for = Level::ALL
+            .into_iter()
+            .filter(|&level| level != Level::Beyond);
+        let ids = asked_for.map(Level::id).collect::<Vec<_>>().join(", ");
         Level::ALL
             .into_iter()
             .find(|level| level.id() == id)

@@ -1,0 +1,331 @@
+//! The JSON shapes of answers: what `POST /rate`, `/explain`, `/hint` and `/generate`
+//! answer, written alike by the HTTP API and by the command line's `--json`, so that a
+//! script reads both the same way. Neither front end imports the other: both use these.
+
+use serde::Serialize;
+
+use sudoku_engine::generate::Generated;
+use sudoku_engine::grid::Grid;
+use sudoku_engine::logic::board::HouseKind;
+use sudoku_engine::logic::step::{Step, round_rating};
+use sudoku_engine::logic::technique::Technique;
+use sudoku_engine::logic::{self, Explanation, Level, LogicError, MODEL, Rating};
+use sudoku_engine::validate::{Cell, Unit};
+
+/// A grid as a response gives it, in the notation of the request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum GridOutput {
+    /// One line of N² symbols, `.` blank.
+    Symbols(String),
+    /// N rows of N numbers, `0` blank.
+    Rows(Vec<Vec<u8>>),
+}
+
+/// The answer of `POST /rate`.
+#[derive(Debug, Serialize)]
+pub struct RateResponse {
+    /// ER, one decimal.
+    pub se: f64,
+    /// ED: the first step's difficulty.
+    pub ed: f64,
+    /// EP: the hardest step up to the first digit placed.
+    pub ep: f64,
+    /// The band of `se`.
+    pub level: &'static str,
+    /// The technique of the step that set `se`; absent when there are no steps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hardest: Option<&'static str>,
+    /// The number of steps.
+    pub steps: usize,
+    /// The techniques used, easiest first.
+    pub techniques: Vec<TechniqueJson>,
+    /// The rating model's version.
+    pub model: &'static str,
+}
+
+/// One row of the histogram of techniques.
+#[derive(Debug, Serialize)]
+pub struct TechniqueJson {
+    /// The technique's id.
+    pub technique: &'static str,
+    /// How many steps used it.
+    pub count: usize,
+    /// Its hardest use.
+    pub se: f64,
+}
+
+/// The answer of `POST /explain`.
+#[derive(Debug, Serialize)]
+pub struct ExplainResponse {
+    /// ER (9×9 only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub se: Option<f64>,
+    /// The band of `se` (9×9 only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<&'static str>,
+    /// The solution, in the request's notation.
+    pub solution: GridOutput,
+    /// Every step, in order.
+    pub steps: Vec<StepJson>,
+    /// The rating model's version.
+    pub model: &'static str,
+}
+
+/// The answer of `POST /hint`: a step, the player's mistakes, or that they are done.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum HintResponse {
+    /// The easiest step from the player's state.
+    Step {
+        /// The step.
+        step: StepJson,
+    },
+    /// Where the player's digits or marks contradict the solution.
+    Mistakes {
+        /// The mistakes.
+        mistakes: Vec<MistakeJson>,
+    },
+    /// The grid is finished and correct.
+    Solved {
+        /// Always `true`.
+        solved: bool,
+    },
+}
+
+/// A mistake of the player.
+#[derive(Debug, Serialize)]
+pub struct MistakeJson {
+    /// 0-based row.
+    pub row: usize,
+    /// 0-based column.
+    pub col: usize,
+    /// The wrong digit, or the solution's digit that the marks removed.
+    pub digit: u8,
+    /// `wrong_digit` or `removed_candidate`.
+    pub kind: &'static str,
+}
+
+/// A step, as the API writes it (coordinates 0-based).
+#[derive(Debug, Serialize)]
+pub struct StepJson {
+    /// The technique's id.
+    pub technique: &'static str,
+    /// The step's difficulty, one decimal (9×9 only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub se: Option<f64>,
+    /// Digits placed.
+    pub placements: Vec<PlacementJson>,
+    /// Candidates removed.
+    pub eliminations: Vec<EliminationJson>,
+    /// The cells of the pattern.
+    pub cells: Vec<Cell>,
+    /// The houses of the pattern.
+    pub houses: Vec<HouseJson>,
+    /// A chain's nodes, in order (chains only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub chain: Vec<ChainNodeJson>,
+    /// One line in the community's notation (1-based `r1c1`).
+    pub text: String,
+}
+
+/// A digit placed.
+#[derive(Debug, Serialize)]
+pub struct PlacementJson {
+    /// 0-based row.
+    pub row: usize,
+    /// 0-based column.
+    pub col: usize,
+    /// The digit.
+    pub digit: u8,
+}
+
+/// Candidates removed from one cell.
+#[derive(Debug, Serialize)]
+pub struct EliminationJson {
+    /// 0-based row.
+    pub row: usize,
+    /// 0-based column.
+    pub col: usize,
+    /// The digits removed.
+    pub digits: Vec<u8>,
+}
+
+/// A house of a pattern.
+#[derive(Debug, Serialize)]
+pub struct HouseJson {
+    /// `row`, `column` or `box`.
+    pub unit: Unit,
+    /// 0-based index among its kind.
+    pub index: usize,
+}
+
+/// A node of a chain.
+#[derive(Debug, Serialize)]
+pub struct ChainNodeJson {
+    /// 0-based row.
+    pub row: usize,
+    /// 0-based column.
+    pub col: usize,
+    /// The candidate.
+    pub digit: u8,
+    /// Whether the chain takes it as true.
+    pub on: bool,
+}
+
+/// One generated puzzle.
+#[derive(Debug, Serialize)]
+pub struct PuzzleJson {
+    /// The givens.
+    pub puzzle: GridOutput,
+    /// The one solution.
+    pub solution: GridOutput,
+    /// ER, one decimal (9×9 only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub se: Option<f64>,
+    /// The band of `se` (9×9 only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<&'static str>,
+    /// The number of givens.
+    pub givens: usize,
+    /// The seed that makes this puzzle alone (with `count: 1` and the same options).
+    pub seed: u64,
+}
+
+/// The answer of `/rate` for `rating` .
+pub fn rate_response(rating: &Rating) -> RateResponse {
+    RateResponse {
+        se: round_rating(rating.er),
+        ed: round_rating(rating.ed),
+        ep: round_rating(rating.ep),
+        level: rating.level().id(),
+        hardest: rating.hardest.map(Technique::id),
+        steps: rating.steps,
+        techniques: rating
+            .techniques
+            .iter()
+            .map(|used| TechniqueJson {
+                technique: used.technique.id(),
+                count: used.count,
+                se: round_rating(used.difficulty),
+            })
+            .collect(),
+        model: MODEL,
+    }
+}
+
+/// The answer of `/explain` for `explanation`, its solution written as `solution` (the
+/// command line's JSON uses it too).
+pub fn explain_response(explanation: &Explanation, solution: GridOutput) -> ExplainResponse {
+    let size = explanation.solution.size();
+    let rated = explanation.rating.is_some();
+    ExplainResponse {
+        se: explanation.rating.as_ref().map(|r| round_rating(r.er)),
+        level: explanation.rating.as_ref().map(|r| r.level().id()),
+        solution,
+        steps: explanation
+            .steps
+            .iter()
+            .map(|step| step_json(step, size, rated))
+            .collect(),
+        model: MODEL,
+    }
+}
+
+/// How `/generate` writes `made`, its grids as rows or strings (the command line's JSON
+/// lines use it too).
+pub fn puzzle_json(made: &Generated, rows: bool) -> PuzzleJson {
+    let render = |grid: &Grid| match rows {
+        true => GridOutput::Rows(grid.to_rows()),
+        false => GridOutput::Symbols(grid.to_symbols()),
+    };
+    PuzzleJson {
+        puzzle: render(&made.puzzle),
+        solution: render(&made.solution),
+        se: made.rating,
+        level: made.rating.map(|rating| Level::of(rating).id()),
+        givens: made.puzzle.givens(),
+        seed: made.seed,
+    }
+}
+
+/// `step` as the API writes it, on a board of side `size`; `rated` says whether its
+/// difficulty is shown (9×9 only).
+pub fn step_json(step: &Step, size: usize, rated: bool) -> StepJson {
+    let at = |cell: usize| (cell / size, cell % size);
+    StepJson {
+        technique: step.technique.id(),
+        se: rated.then(|| step.rounded_difficulty()),
+        placements: step
+            .placements
+            .iter()
+            .map(|placement| {
+                let (row, col) = at(placement.cell);
+                PlacementJson {
+                    row,
+                    col,
+                    digit: placement.digit,
+                }
+            })
+            .collect(),
+        eliminations: step
+            .eliminations
+            .iter()
+            .map(|elimination| {
+                let (row, col) = at(elimination.cell);
+                EliminationJson {
+                    row,
+                    col,
+                    digits: logic::board::digits_of(elimination.digits).collect(),
+                }
+            })
+            .collect(),
+        cells: step
+            .cells
+            .iter()
+            .map(|&cell| {
+                let (row, col) = at(cell);
+                Cell { row, col }
+            })
+            .collect(),
+        houses: step
+            .houses
+            .iter()
+            .map(|house| HouseJson {
+                unit: match house.kind {
+                    HouseKind::Row => Unit::Row,
+                    HouseKind::Column => Unit::Column,
+                    HouseKind::Box => Unit::Box,
+                },
+                index: house.index,
+            })
+            .collect(),
+        chain: step
+            .chain
+            .iter()
+            .map(|node| {
+                let (row, col) = at(node.cell);
+                ChainNodeJson {
+                    row,
+                    col,
+                    digit: node.digit,
+                    on: node.on,
+                }
+            })
+            .collect(),
+        text: step.text.clone(),
+    }
+}
+
+/// The `code` of the answer to a logic run that ended in `error`, as the API writes it in
+/// its problem and the command line in its JSON lines (a stopped run ran out of time).
+pub fn logic_error_code(error: &LogicError) -> &'static str {
+    match error {
+        LogicError::UnsupportedSize(_) => "unsupported_size",
+        LogicError::Unsolvable | LogicError::ConflictingGivens(_) => "unsolvable",
+        LogicError::NotUnique => "not_unique",
+        LogicError::Mismatch(_) => "invalid_request",
+        LogicError::BeyondTechniques => "beyond_techniques",
+        LogicError::Stopped(_) => "solve_timeout",
+    }
+}
