@@ -1,70 +1,748 @@
-//! Stub.
-#![allow(unused)]
+//! Lines: thermometers, palindromes, renban, whispers, between and lockout lines, region
+//! sum, entropic, modular, zipper, double arrow and nabner lines. The helpers here (pair
+//! tables and sums of groups) also serve the outside clues and the relations.
 
-use crate::variant::model::*;
-use crate::variant::propagate::*;
+use super::houses::AllDifferent;
+use crate::variant::model::Cell;
+use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
 
-/// Stub.
+/// The lowest digit of a non-empty mask.
+pub(super) fn low(mask: Mask) -> u32 {
+    mask.trailing_zeros() + 1
+}
+
+/// The highest digit of a non-empty mask.
+pub(super) fn high(mask: Mask) -> u32 {
+    Mask::BITS - mask.leading_zeros()
+}
+
+/// The digits from `from` to `to`, inclusive (empty when `from > to`); digits outside
+/// 1..=32 are dropped.
+pub(super) fn range(from: u32, to: u32) -> Mask {
+    let from = from.max(1);
+    let to = to.min(32);
+    if from > to {
+        return 0;
+    }
+    let upper = if to == 32 { Mask::MAX } else { (1 << to) - 1 };
+    upper & !((1 << (from - 1)) - 1)
+}
+
+/// The row-major indices of `cells`.
+fn indices(cells: &[Cell], context: &Context) -> Vec<usize> {
+    cells.iter().map(|&cell| context.index(cell)).collect()
+}
+
+/// The distinct cells of `cells`, sorted (what a propagator reads).
+fn distinct(cells: impl IntoIterator<Item = usize>) -> Vec<usize> {
+    let mut cells: Vec<usize> = cells.into_iter().collect();
+    cells.sort_unstable();
+    cells.dedup();
+    cells
+}
+
+/// Pairs of cells in a relation, given as a table: for each digit of the first cell, the
+/// digits the second may hold. Arc consistency over every pair, to a fixed point: exact
+/// for each pair, and a broken pair of filled cells empties a mask.
+#[derive(Debug)]
+pub(super) struct Pairs {
+    cells: Vec<usize>,
+    /// The first cell, the second, and the index of their table.
+    arcs: Vec<(usize, usize, usize)>,
+    /// For each relation: the digits of the second cell allowed by each digit of the
+    /// first, then those of the first allowed by each digit of the second.
+    tables: Vec<([Mask; 32], [Mask; 32])>,
+}
+
+impl Pairs {
+    /// No pairs yet.
+    pub(super) fn new() -> Pairs {
+        Pairs {
+            cells: Vec::new(),
+            arcs: Vec::new(),
+            tables: Vec::new(),
+        }
+    }
+
+    /// Adds a relation (digits 1 to `size`); its index for [`Pairs::add`].
+    pub(super) fn relation(&mut self, size: usize, related: impl Fn(u32, u32) -> bool) -> usize {
+        let (mut forward, mut backward) = ([0; 32], [0; 32]);
+        for a in 1..=size as u32 {
+            for b in 1..=size as u32 {
+                if related(a, b) {
+                    forward[a as usize - 1] |= 1 << (b - 1);
+                    backward[b as usize - 1] |= 1 << (a - 1);
+                }
+            }
+        }
+        self.tables.push((forward, backward));
+        self.tables.len() - 1
+    }
+
+    /// Requires `relation` between the digits of `first` and `second`.
+    pub(super) fn add(&mut self, first: usize, second: usize, relation: usize) {
+        self.arcs.push((first, second, relation));
+        for cell in [first, second] {
+            if !self.cells.contains(&cell) {
+                self.cells.push(cell);
+            }
+        }
+    }
+
+    /// Whether no pair was added.
+    pub(super) fn is_empty(&self) -> bool {
+        self.arcs.is_empty()
+    }
+
+    /// The propagator, or none when there is no pair.
+    pub(super) fn boxed(self) -> Vec<Box<dyn Propagator>> {
+        if self.is_empty() {
+            Vec::new()
+        } else {
+            vec![Box::new(self)]
+        }
+    }
+}
+
+/// The digits of `mask` that some digit of `other` supports through `table`.
+fn supported(mask: Mask, other: Mask, table: &[Mask; 32]) -> Mask {
+    let mut kept = 0;
+    let mut digits = mask;
+    while digits != 0 {
+        let index = digits.trailing_zeros();
+        digits &= digits - 1;
+        if table[index as usize] & other != 0 {
+            kept |= 1 << index;
+        }
+    }
+    kept
+}
+
+impl Propagator for Pairs {
+    fn cells(&self) -> &[usize] {
+        &self.cells
+    }
+
+    fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
+        loop {
+            let mut changed = false;
+            for &(first, second, relation) in &self.arcs {
+                let (forward, backward) = &self.tables[relation];
+                let (a, b) = (masks[first], masks[second]);
+                let new_a = supported(a, b, forward);
+                if new_a == 0 {
+                    return Err(Contradiction);
+                }
+                let new_b = supported(b, new_a, backward);
+                if new_b == 0 {
+                    return Err(Contradiction);
+                }
+                if new_a != a || new_b != b {
+                    masks[first] = new_a;
+                    masks[second] = new_b;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// A chain whose digits rise along the line by at least `gap` from cell to cell (1 for a
+/// thermometer, 0 for a slow one): least and greatest digits pushed along it both ways,
+/// which is exact for such a chain.
+#[derive(Debug)]
+struct Chain {
+    cells: Vec<usize>,
+    gap: u32,
+    size: u32,
+}
+
+impl Propagator for Chain {
+    fn cells(&self) -> &[usize] {
+        &self.cells
+    }
+
+    fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
+        let mut least = 1;
+        for &cell in &self.cells {
+            let mask = masks[cell] & range(least, self.size);
+            if mask == 0 {
+                return Err(Contradiction);
+            }
+            masks[cell] = mask;
+            least = low(mask) + self.gap;
+        }
+        let mut most = self.size as i64;
+        for &cell in self.cells.iter().rev() {
+            let mask = if most < 1 {
+                0
+            } else {
+                masks[cell] & range(1, most as u32)
+            };
+            if mask == 0 {
+                return Err(Contradiction);
+            }
+            masks[cell] = mask;
+            most = i64::from(high(mask)) - i64::from(self.gap);
+        }
+        Ok(())
+    }
+}
+
+/// A chain of `line` rising by `gap`, or nothing for a line of one cell.
+fn chain(line: &[Cell], gap: u32, context: &Context) -> Vec<Box<dyn Propagator>> {
+    if line.len() < 2 {
+        return Vec::new();
+    }
+    vec![Box::new(Chain {
+        cells: indices(line, context),
+        gap,
+        size: context.size as u32,
+    })]
+}
+
+/// Digits strictly increase from the bulb.
 pub(super) fn thermometer(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+    chain(line, 1, context)
 }
 
-/// Stub.
+/// Digits never decrease from the bulb.
 pub(super) fn slow_thermometer(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+    chain(line, 0, context)
 }
 
-/// Stub.
+/// The line reads the same both ways: the i-th cell from each end hold the same digit.
 pub(super) fn palindrome(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+    let cells = indices(line, context);
+    let mut pairs = Pairs::new();
+    let equal = pairs.relation(context.size, |a, b| a == b);
+    for i in 0..cells.len() / 2 {
+        let (a, b) = (cells[i], cells[cells.len() - 1 - i]);
+        if a != b {
+            pairs.add(a, b, equal);
+        }
+    }
+    pairs.boxed()
 }
 
-/// Stub.
+/// Renban: the line's digits are different and consecutive. Each window of as many
+/// consecutive digits as cells is kept while every cell can hold one of its digits and
+/// the cells together can hold all of them; a cell keeps the digits of the kept windows.
+#[derive(Debug)]
+struct Renban {
+    cells: Vec<usize>,
+    size: u32,
+}
+
+impl Propagator for Renban {
+    fn cells(&self) -> &[usize] {
+        &self.cells
+    }
+
+    fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
+        let length = self.cells.len() as u32;
+        let mut keep: Vec<Mask> = vec![0; self.cells.len()];
+        let mut any = false;
+        for start in 1..=(self.size + 1).saturating_sub(length) {
+            let window = range(start, start + length - 1);
+            let mut union = 0;
+            let fits = self.cells.iter().all(|&cell| {
+                union |= masks[cell] & window;
+                masks[cell] & window != 0
+            });
+            if fits && union == window {
+                any = true;
+                for (kept, &cell) in keep.iter_mut().zip(&self.cells) {
+                    *kept |= masks[cell] & window;
+                }
+            }
+        }
+        if !any {
+            return Err(Contradiction);
+        }
+        for (kept, &cell) in keep.iter().zip(&self.cells) {
+            masks[cell] = *kept;
+        }
+        Ok(())
+    }
+}
+
+/// Different consecutive digits in any order: the windows of consecutive digits, and all
+/// different digits (naked singles) when the line fits in a house.
 pub(super) fn renban(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+    let cells = indices(line, context);
+    if cells.len() < 2 {
+        return Vec::new();
+    }
+    let mut propagators: Vec<Box<dyn Propagator>> = vec![Box::new(Renban {
+        cells: cells.clone(),
+        size: context.size as u32,
+    })];
+    let unique = distinct(cells.iter().copied());
+    if unique.len() == cells.len() && cells.len() <= context.size {
+        propagators.push(Box::new(AllDifferent::new(unique, context)));
+    }
+    propagators
 }
 
-/// Stub.
-pub(super) fn whispers(cells: &[Cell], difference: u32, context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+/// Neighbours on the line differ by at least `difference`.
+pub(super) fn whispers(
+    cells: &[Cell],
+    difference: u32,
+    context: &Context,
+) -> Vec<Box<dyn Propagator>> {
+    let cells = indices(cells, context);
+    let mut pairs = Pairs::new();
+    let apart = pairs.relation(context.size, |a, b| a.abs_diff(b) >= difference);
+    for step in cells.windows(2) {
+        pairs.add(step[0], step[1], apart);
+    }
+    pairs.boxed()
 }
 
-/// Stub.
+/// The two ends of a between or lockout line and the cells between them: for each pair of
+/// end digits that `allowed` accepts, the middle cells may hold the digits of
+/// `middle(a, b)`. Every pair of end digits is tried, which is exact.
+struct Ends {
+    cells: Vec<usize>,
+    first: usize,
+    last: usize,
+    middle: Vec<usize>,
+    size: u32,
+    allowed: fn(u32, u32, u32) -> bool,
+    inside: fn(u32, u32, u32) -> Mask,
+    /// The parameter of `allowed` and `inside` (the least difference of a lockout).
+    value: u32,
+    name: &'static str,
+}
+
+impl std::fmt::Debug for Ends {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct(self.name)
+            .field("first", &self.first)
+            .field("last", &self.last)
+            .field("middle", &self.middle)
+            .finish()
+    }
+}
+
+impl Propagator for Ends {
+    fn cells(&self) -> &[usize] {
+        &self.cells
+    }
+
+    fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
+        let (first, last) = (masks[self.first], masks[self.last]);
+        let (mut keep_first, mut keep_last) = (0, 0);
+        let mut keep: Vec<Mask> = vec![0; self.middle.len()];
+        let mut a_digits = first;
+        while a_digits != 0 {
+            let a = low(a_digits);
+            a_digits &= a_digits - 1;
+            let mut b_digits = last;
+            while b_digits != 0 {
+                let b = low(b_digits);
+                b_digits &= b_digits - 1;
+                if !(self.allowed)(a, b, self.value) {
+                    continue;
+                }
+                let inside = (self.inside)(a, b, self.value) & range(1, self.size);
+                if self.middle.iter().all(|&cell| masks[cell] & inside != 0) {
+                    keep_first |= 1 << (a - 1);
+                    keep_last |= 1 << (b - 1);
+                    for (kept, &cell) in keep.iter_mut().zip(&self.middle) {
+                        *kept |= masks[cell] & inside;
+                    }
+                }
+            }
+        }
+        if keep_first == 0 {
+            return Err(Contradiction);
+        }
+        masks[self.first] = keep_first;
+        masks[self.last] = keep_last;
+        for (kept, &cell) in keep.iter().zip(&self.middle) {
+            masks[cell] = *kept;
+        }
+        Ok(())
+    }
+}
+
+/// The ends of `line` and its middle cells; none for a line of fewer than `least` cells,
+/// or whose ends are one cell.
+#[allow(clippy::too_many_arguments)]
+fn ends(
+    line: &[Cell],
+    least: usize,
+    context: &Context,
+    allowed: fn(u32, u32, u32) -> bool,
+    inside: fn(u32, u32, u32) -> Mask,
+    value: u32,
+    name: &'static str,
+) -> Vec<Box<dyn Propagator>> {
+    let cells = indices(line, context);
+    if cells.len() < least.max(2) || cells[0] == cells[cells.len() - 1] {
+        return Vec::new();
+    }
+    let (first, last) = (cells[0], cells[cells.len() - 1]);
+    let middle = cells[1..cells.len() - 1].to_vec();
+    vec![Box::new(Ends {
+        cells: distinct(cells.iter().copied()),
+        first,
+        last,
+        middle,
+        size: context.size as u32,
+        allowed,
+        inside,
+        value,
+        name,
+    })]
+}
+
+/// The middle cells hold digits strictly between the ends' digits (either end may be the
+/// lower one). As in the peer, a line of two cells states nothing.
 pub(super) fn between(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+    ends(
+        line,
+        3,
+        context,
+        |_, _, _| true,
+        |a, b, _| range(a.min(b) + 1, a.max(b).saturating_sub(1)),
+        0,
+        "Between",
+    )
 }
 
-/// Stub.
+/// The ends differ by at least `difference`; the middle cells hold no digit from the
+/// lower end to the higher, inclusive.
+pub(super) fn lockout(
+    cells: &[Cell],
+    difference: u32,
+    context: &Context,
+) -> Vec<Box<dyn Propagator>> {
+    ends(
+        cells,
+        2,
+        context,
+        |a, b, difference| a.abs_diff(b) >= difference,
+        |a, b, _| !range(a.min(b), a.max(b)),
+        difference,
+        "Lockout",
+    )
+}
+
+/// A set of sums, as bits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Sums(Vec<u64>);
+
+impl Sums {
+    /// No sum, with room for sums up to `most`.
+    pub(super) fn empty(most: usize) -> Sums {
+        Sums(vec![0; most / 64 + 1])
+    }
+
+    /// Only `sum` (none when it is beyond `most`).
+    pub(super) fn single(sum: usize, most: usize) -> Sums {
+        let mut sums = Sums::empty(most);
+        if sum <= most {
+            sums.0[sum / 64] |= 1 << (sum % 64);
+        }
+        sums
+    }
+
+    /// Whether `sum` is in the set.
+    pub(super) fn has(&self, sum: usize) -> bool {
+        self.0
+            .get(sum / 64)
+            .is_some_and(|word| word >> (sum % 64) & 1 != 0)
+    }
+
+    /// Whether the set is empty.
+    pub(super) fn is_empty(&self) -> bool {
+        self.0.iter().all(|&word| word == 0)
+    }
+
+    /// Keeps the sums also in `other`.
+    pub(super) fn and(&mut self, other: &Sums) {
+        for (word, other) in self.0.iter_mut().zip(&other.0) {
+            *word &= other;
+        }
+    }
+
+    /// Adds every sum of `other` raised by `by` (those beyond the room are dropped).
+    fn or_raised(&mut self, other: &Sums, by: usize) {
+        let (words, bits) = (by / 64, by % 64);
+        let length = self.0.len();
+        for index in (words..length).rev() {
+            let from = index - words;
+            let mut word = other.0[from] << bits;
+            if bits != 0 && from > 0 {
+                word |= other.0[from - 1] >> (64 - bits);
+            }
+            self.0[index] |= word;
+        }
+    }
+
+    /// Adds every sum of `other` lowered by `by` (those below zero are dropped).
+    fn or_lowered(&mut self, other: &Sums, by: usize) {
+        let (words, bits) = (by / 64, by % 64);
+        let length = self.0.len();
+        for index in 0..length.saturating_sub(words) {
+            let from = index + words;
+            let mut word = other.0[from] >> bits;
+            if bits != 0 && from + 1 < length {
+                word |= other.0[from + 1] << (64 - bits);
+            }
+            self.0[index] |= word;
+        }
+    }
+
+    /// Whether some sum of `self` raised by `by` is in `other`.
+    fn meets_raised(&self, other: &Sums, by: usize) -> bool {
+        let mut raised = Sums::empty(64 * self.0.len() - 1);
+        raised.or_raised(self, by);
+        raised.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
+    }
+}
+
+/// The sums that cells of these masks (repeats allowed) can make, after each prefix: the
+/// first is {0}, the last the sums of all of them. Room for sums up to `most`.
+pub(super) fn prefix_sums(masks: &[Mask], most: usize) -> Vec<Sums> {
+    let mut sums = Vec::with_capacity(masks.len() + 1);
+    sums.push(Sums::single(0, most));
+    for &mask in masks {
+        let before = sums.last().expect("one at least");
+        let mut after = Sums::empty(most);
+        let mut digits = mask;
+        while digits != 0 {
+            let digit = low(digits);
+            digits &= digits - 1;
+            after.or_raised(before, digit as usize);
+        }
+        sums.push(after);
+    }
+    sums
+}
+
+/// The digits of each mask that some choice of the others (from `prefix`, as
+/// [`prefix_sums`] made it) completes to a sum in `targets`.
+pub(super) fn sum_supports(masks: &[Mask], prefix: &[Sums], targets: &Sums) -> Vec<Mask> {
+    let most = 64 * targets.0.len() - 1;
+    let mut keep = vec![0; masks.len()];
+    // `rest`: what the cells before the current one must add up to, with those after it.
+    let mut rest = targets.clone();
+    for index in (0..masks.len()).rev() {
+        let mut digits = masks[index];
+        let mut before = Sums::empty(most);
+        while digits != 0 {
+            let digit = low(digits);
+            digits &= digits - 1;
+            if prefix[index].meets_raised(&rest, digit as usize) {
+                keep[index] |= 1 << (digit - 1);
+                before.or_lowered(&rest, digit as usize);
+            }
+        }
+        rest = before;
+    }
+    keep
+}
+
+/// Groups of cells (repeats allowed within a group) that all add up to the same sum, or
+/// to a fixed one. Exact when no cell is in two groups.
+#[derive(Debug)]
+pub(super) struct EqualSums {
+    cells: Vec<usize>,
+    groups: Vec<Vec<usize>>,
+    fixed: Option<usize>,
+    most: usize,
+}
+
+impl EqualSums {
+    /// The groups; `fixed`, the sum they must reach if it is given.
+    pub(super) fn new(groups: Vec<Vec<usize>>, fixed: Option<u32>, size: usize) -> EqualSums {
+        let longest = groups.iter().map(Vec::len).max().unwrap_or(0);
+        EqualSums {
+            cells: distinct(groups.iter().flatten().copied()),
+            most: longest * size,
+            groups,
+            fixed: fixed.map(|sum| sum as usize),
+        }
+    }
+}
+
+impl Propagator for EqualSums {
+    fn cells(&self) -> &[usize] {
+        &self.cells
+    }
+
+    fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
+        let mut targets = match self.fixed {
+            Some(sum) => Sums::single(sum, self.most),
+            None => {
+                let mut all = Sums::empty(self.most);
+                all.0.iter_mut().for_each(|word| *word = u64::MAX);
+                all
+            }
+        };
+        let mut all_masks = Vec::with_capacity(self.groups.len());
+        let mut all_prefixes = Vec::with_capacity(self.groups.len());
+        for group in &self.groups {
+            let group_masks: Vec<Mask> = group.iter().map(|&cell| masks[cell]).collect();
+            if group_masks.contains(&0) {
+                return Err(Contradiction);
+            }
+            let prefix = prefix_sums(&group_masks, self.most);
+            targets.and(prefix.last().expect("one at least"));
+            all_masks.push(group_masks);
+            all_prefixes.push(prefix);
+        }
+        if targets.is_empty() {
+            return Err(Contradiction);
+        }
+        for ((group, group_masks), prefix) in self.groups.iter().zip(&all_masks).zip(&all_prefixes)
+        {
+            let keep = sum_supports(group_masks, prefix, &targets);
+            for (&cell, &kept) in group.iter().zip(&keep) {
+                let mask = masks[cell] & kept;
+                if mask == 0 {
+                    return Err(Contradiction);
+                }
+                masks[cell] = mask;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Equal sums of `groups`, or nothing when fewer than two groups have cells.
+fn equal_sums(groups: Vec<Vec<usize>>, context: &Context) -> Vec<Box<dyn Propagator>> {
+    let groups: Vec<Vec<usize>> = groups
+        .into_iter()
+        .filter(|group| !group.is_empty())
+        .collect();
+    if groups.len() < 2 {
+        return Vec::new();
+    }
+    vec![Box::new(EqualSums::new(groups, None, context.size))]
+}
+
+/// The line's runs of cells in one region (a region entered again starts a new run;
+/// cells in no region are skipped, as in the peer) all add up to the same sum.
 pub(super) fn region_sum(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut current: Option<usize> = None;
+    for &cell in line {
+        let index = context.index(cell);
+        let Some(region) = context.regions[index] else {
+            continue;
+        };
+        if current != Some(region) {
+            groups.push(Vec::new());
+            current = Some(region);
+        }
+        groups.last_mut().expect("pushed").push(index);
+    }
+    equal_sums(groups, context)
 }
 
-/// Stub.
+/// Splits `size` digits into low, middle and high as the peer does: when
+/// 2·⌊size/3⌋ + ⌈size/3⌉ = size the low and high groups have ⌊size/3⌋ digits, otherwise
+/// ⌈size/3⌉; the middle group has the rest. The group (0, 1, 2) of `digit`.
+pub(super) fn entropy(digit: u32, size: u32) -> u32 {
+    let (floor, ceil) = (size / 3, size.div_ceil(3));
+    let outer = if 2 * floor + ceil == size {
+        floor
+    } else {
+        ceil
+    };
+    let middle = size - 2 * outer;
+    if digit <= outer {
+        0
+    } else if digit <= outer + middle {
+        1
+    } else {
+        2
+    }
+}
+
+/// Cells of the line whose positions differ modulo 3 hold digits of different `class`es
+/// (which, on three cells or more, is every run of three holding the three classes).
+fn three_classes(
+    line: &[Cell],
+    context: &Context,
+    class: impl Fn(u32) -> u32,
+) -> Vec<Box<dyn Propagator>> {
+    let cells = indices(line, context);
+    let mut pairs = Pairs::new();
+    let different = pairs.relation(context.size, |a, b| class(a) != class(b));
+    for i in 0..cells.len() {
+        for j in i + 1..cells.len() {
+            if i % 3 != j % 3 {
+                pairs.add(cells[i], cells[j], different);
+            }
+        }
+    }
+    pairs.boxed()
+}
+
+/// Every run of three cells holds a low, a middle and a high digit ([`entropy`]).
 pub(super) fn entropic(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+    let size = context.size as u32;
+    three_classes(line, context, |digit| entropy(digit, size))
 }
 
-/// Stub.
+/// Every run of three cells holds digits of the three residues modulo 3.
 pub(super) fn modular(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+    three_classes(line, context, |digit| digit % 3)
 }
 
-/// Stub.
+/// Cells at the same distance from the centre add up to the same sum; on a line of odd
+/// length, the centre cell holds that sum.
 pub(super) fn zipper(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+    let cells = indices(line, context);
+    let half = cells.len() / 2;
+    let mut groups: Vec<Vec<usize>> = (0..half)
+        .map(|i| vec![cells[i], cells[cells.len() - 1 - i]])
+        .collect();
+    if cells.len() % 2 == 1 {
+        groups.push(vec![cells[half]]);
+    }
+    equal_sums(groups, context)
 }
 
-/// Stub.
+/// The two ends add up to the sum of the cells between them (nothing on a line of two).
 pub(super) fn double_arrow(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+    let cells = indices(line, context);
+    if cells.len() <= 2 {
+        return Vec::new();
+    }
+    let ends = vec![cells[0], cells[cells.len() - 1]];
+    let middle = cells[1..cells.len() - 1].to_vec();
+    equal_sums(vec![ends, middle], context)
 }
 
-/// Stub.
-pub(super) fn lockout(cells: &[Cell], difference: u32, context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
-}
-
-/// Stub.
+/// No two cells of the line hold equal or consecutive digits.
 pub(super) fn nabner(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+    let cells = indices(line, context);
+    let mut pairs = Pairs::new();
+    let apart = pairs.relation(context.size, |a, b| a.abs_diff(b) >= 2);
+    let mut broken = false;
+    for i in 0..cells.len() {
+        for j in i + 1..cells.len() {
+            if cells[i] == cells[j] {
+                broken = true;
+            } else {
+                pairs.add(cells[i], cells[j], apart);
+            }
+        }
+    }
+    if broken {
+        // A cell twice on the line equals itself: the rule cannot hold.
+        let never = pairs.relation(context.size, |_, _| false);
+        pairs.add(cells[0], cells[cells.len() - 1], never);
+    }
+    pairs.boxed()
 }
