@@ -746,3 +746,416 @@ pub(super) fn nabner(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator
     }
     pairs.boxed()
 }
+
+/// The property tests every rule of this family and of the outside clues and relations
+/// share: soundness against brute force, and completeness on filled cells.
+#[cfg(test)]
+pub(super) mod harness {
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+
+    use crate::variant::model::Cell;
+    use crate::variant::propagate::{Context, Mask, Propagator};
+
+    /// A seeded stream.
+    pub(in crate::variant::constraints) fn rng(seed: u64) -> ChaCha8Rng {
+        ChaCha8Rng::seed_from_u64(seed)
+    }
+
+    /// A number below `n`.
+    pub(in crate::variant::constraints) fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+        (rng.next_u64() % n as u64) as usize
+    }
+
+    /// Regions of `size` cells: boxes for 4, 6, 9 and 16, rows otherwise.
+    pub(in crate::variant::constraints) fn regions(size: usize) -> Vec<Option<usize>> {
+        let (height, width) = match size {
+            4 => (2, 2),
+            6 => (2, 3),
+            9 => (3, 3),
+            16 => (4, 4),
+            _ => (1, size),
+        };
+        (0..size * size)
+            .map(|cell| {
+                let (row, col) = (cell / size, cell % size);
+                Some(row / height * (size / width) + col / width)
+            })
+            .collect()
+    }
+
+    /// `length` different random cells.
+    pub(in crate::variant::constraints) fn random_cells(
+        rng: &mut ChaCha8Rng,
+        size: usize,
+        length: usize,
+    ) -> Vec<Cell> {
+        let mut cells: Vec<Cell> = Vec::new();
+        while cells.len() < length {
+            let cell = Cell {
+                row: below(rng, size),
+                col: below(rng, size),
+            };
+            if !cells.contains(&cell) {
+                cells.push(cell);
+            }
+        }
+        cells
+    }
+
+    /// A path of `length` different cells, each next to the one before (shorter when it
+    /// gets stuck).
+    pub(in crate::variant::constraints) fn random_path(
+        rng: &mut ChaCha8Rng,
+        size: usize,
+        length: usize,
+    ) -> Vec<Cell> {
+        let mut cells = random_cells(rng, size, 1);
+        while cells.len() < length {
+            let last = *cells.last().expect("one");
+            let next: Vec<Cell> = [(0, 1), (1, 0), (0, -1), (-1, 0)]
+                .iter()
+                .filter_map(|&(down, right): &(isize, isize)| {
+                    let row = last.row.checked_add_signed(down)?;
+                    let col = last.col.checked_add_signed(right)?;
+                    (row < size && col < size).then_some(Cell { row, col })
+                })
+                .filter(|cell| !cells.contains(cell))
+                .collect();
+            if next.is_empty() {
+                break;
+            }
+            cells.push(next[below(rng, next.len())]);
+        }
+        cells
+    }
+
+    /// Runs every propagator to a fixed point; whether none failed.
+    fn settle(propagators: &[Box<dyn Propagator>], masks: &mut [Mask]) -> bool {
+        loop {
+            let before = masks.to_vec();
+            for propagator in propagators {
+                if propagator.propagate(masks).is_err() {
+                    return false;
+                }
+            }
+            if masks.iter().any(|&mask| mask == 0) {
+                return false;
+            }
+            if before == masks {
+                return true;
+            }
+        }
+    }
+
+    /// Checks both promises of the propagators `build` makes for a rule that `holds`
+    /// decides on the whole grid's digits (0 in cells the rule does not read): random
+    /// masks on the cells read (`extra` and the propagators' cells), every assignment
+    /// within them tried, over `trials` trials.
+    pub(in crate::variant::constraints) fn check(
+        rng: &mut ChaCha8Rng,
+        size: usize,
+        propagators: &[Box<dyn Propagator>],
+        extra: &[Cell],
+        holds: &dyn Fn(&[u32]) -> bool,
+        trials: usize,
+    ) {
+        let regions = regions(size);
+        let context = Context {
+            size,
+            regions: &regions,
+        };
+        let mut cells: Vec<usize> = extra.iter().map(|&cell| context.index(cell)).collect();
+        for propagator in propagators {
+            cells.extend(propagator.cells());
+        }
+        cells.sort_unstable();
+        cells.dedup();
+        let all = context.all_digits();
+        for _ in 0..trials {
+            // Random masks, narrowed until the assignments are few enough to try.
+            let mut masks = vec![all; size * size];
+            for &cell in &cells {
+                let keep = (rng.next_u64() as Mask | rng.next_u64() as Mask) & all;
+                masks[cell] = if keep == 0 { all } else { keep };
+            }
+            let count = |masks: &[Mask]| {
+                cells
+                    .iter()
+                    .map(|&cell| masks[cell].count_ones() as f64)
+                    .product::<f64>()
+            };
+            while count(&masks) > 40_000.0 {
+                let cell = cells[below(rng, cells.len())];
+                if masks[cell].count_ones() > 1 {
+                    let bit = 1 << masks[cell].trailing_zeros();
+                    masks[cell] &= !bit;
+                }
+            }
+            // Brute force: which digits some satisfying assignment uses.
+            let mut support = vec![0 as Mask; size * size];
+            let mut digits = vec![0u32; size * size];
+            let mut found: Option<Vec<u32>> = None;
+            let mut stack = vec![0usize];
+            // Iterative enumeration over `cells`.
+            let choices: Vec<Vec<u32>> = cells
+                .iter()
+                .map(|&cell| {
+                    (1..=size as u32)
+                        .filter(|d| masks[cell] >> (d - 1) & 1 != 0)
+                        .collect()
+                })
+                .collect();
+            let mut position = vec![0usize; cells.len()];
+            stack.clear();
+            'outer: loop {
+                for (index, &cell) in cells.iter().enumerate() {
+                    digits[cell] = choices[index][position[index]];
+                }
+                if holds(&digits) {
+                    for &cell in &cells {
+                        support[cell] |= 1 << (digits[cell] - 1);
+                    }
+                    if found.is_none() || below(rng, 4) == 0 {
+                        found = Some(digits.clone());
+                    }
+                }
+                for index in 0..cells.len() {
+                    position[index] += 1;
+                    if position[index] < choices[index].len() {
+                        continue 'outer;
+                    }
+                    position[index] = 0;
+                }
+                break;
+            }
+            let mut narrowed = masks.clone();
+            let fine = settle(propagators, &mut narrowed);
+            match &found {
+                None => {}
+                Some(_) => {
+                    assert!(fine, "failed though satisfiable: {masks:?}");
+                    for &cell in &cells {
+                        assert_eq!(
+                            support[cell] & !narrowed[cell],
+                            0,
+                            "cell {cell} lost a supported digit: {masks:?} -> {narrowed:?}"
+                        );
+                    }
+                }
+            }
+            // Completeness: a satisfying filling and a random one.
+            let mut fillings: Vec<Vec<u32>> = found.into_iter().collect();
+            let mut random = vec![0u32; size * size];
+            for &cell in &cells {
+                random[cell] = below(rng, size) as u32 + 1;
+            }
+            fillings.push(random);
+            for filling in fillings {
+                let mut filled = vec![all; size * size];
+                for &cell in &cells {
+                    filled[cell] = 1 << (filling[cell] - 1);
+                }
+                let fine = settle(propagators, &mut filled);
+                assert_eq!(fine, holds(&filling), "filled {filling:?}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::harness::{below, check, random_cells, random_path, regions, rng};
+    use super::*;
+
+    /// Runs `trials` random lines of each size through `check`.
+    fn lines(
+        seed: u64,
+        lengths: std::ops::RangeInclusive<usize>,
+        path: bool,
+        build: &dyn Fn(&[Cell], &Context) -> Vec<Box<dyn Propagator>>,
+        holds: &dyn Fn(&[u32], usize, &[Option<usize>]) -> bool,
+    ) {
+        let mut rng = rng(seed);
+        for size in [4, 5, 6, 9] {
+            let regions = regions(size);
+            let context = Context {
+                size,
+                regions: &regions,
+            };
+            for _ in 0..12 {
+                let length = lengths.start() + below(&mut rng, lengths.end() - lengths.start() + 1);
+                let line = if path {
+                    random_path(&mut rng, size, length)
+                } else {
+                    random_cells(&mut rng, size, length)
+                };
+                let propagators = build(&line, &context);
+                let cells: Vec<usize> = line.iter().map(|&cell| context.index(cell)).collect();
+                let regions_ref = &regions;
+                let holds = |grid: &[u32]| {
+                    let digits: Vec<u32> = cells.iter().map(|&cell| grid[cell]).collect();
+                    let regions: Vec<Option<usize>> =
+                        cells.iter().map(|&cell| regions_ref[cell]).collect();
+                    holds(&digits, size, &regions)
+                };
+                check(&mut rng, size, &propagators, &line, &holds, 8);
+            }
+        }
+    }
+
+    #[test]
+    fn thermometers() {
+        lines(1, 1..=5, true, &thermometer, &|d, _, _| {
+            d.windows(2).all(|w| w[0] < w[1])
+        });
+        lines(2, 1..=5, true, &slow_thermometer, &|d, _, _| {
+            d.windows(2).all(|w| w[0] <= w[1])
+        });
+    }
+
+    #[test]
+    fn palindromes_and_renban() {
+        lines(3, 1..=6, true, &palindrome, &|d, _, _| {
+            d.iter().eq(d.iter().rev())
+        });
+        lines(4, 1..=5, false, &renban, &|d, _, _| {
+            let mut sorted = d.to_vec();
+            sorted.sort_unstable();
+            sorted.windows(2).all(|w| w[1] == w[0] + 1)
+        });
+    }
+
+    #[test]
+    fn whispers_and_nabner() {
+        for difference in [1, 2, 3, 5] {
+            lines(
+                5 + u64::from(difference),
+                1..=5,
+                true,
+                &|line, context| whispers(line, difference, context),
+                &|d, _, _| d.windows(2).all(|w| w[0].abs_diff(w[1]) >= difference),
+            );
+        }
+        lines(6, 1..=4, false, &nabner, &|d, _, _| {
+            (0..d.len()).all(|i| (i + 1..d.len()).all(|j| d[i].abs_diff(d[j]) >= 2))
+        });
+    }
+
+    #[test]
+    fn between_and_lockout() {
+        lines(7, 2..=5, true, &between, &|d, _, _| {
+            let n = d.len();
+            n <= 2 || {
+                let (a, b) = (d[0].min(d[n - 1]), d[0].max(d[n - 1]));
+                d[1..n - 1].iter().all(|&m| a < m && m < b)
+            }
+        });
+        for difference in [1, 2, 4] {
+            lines(
+                8,
+                2..=5,
+                true,
+                &|line, context| lockout(line, difference, context),
+                &|d, _, _| {
+                    let n = d.len();
+                    let (a, b) = (d[0].min(d[n - 1]), d[0].max(d[n - 1]));
+                    b - a >= difference && d[1..n - 1].iter().all(|&m| m < a || m > b)
+                },
+            );
+        }
+    }
+
+    #[test]
+    fn sums_on_lines() {
+        lines(9, 1..=5, true, &region_sum, &|d, _, regions| {
+            let mut sums: Vec<u32> = Vec::new();
+            let mut last = None;
+            for (digit, region) in d.iter().zip(regions) {
+                if last != Some(*region) {
+                    sums.push(0);
+                    last = Some(*region);
+                }
+                *sums.last_mut().unwrap() += digit;
+            }
+            sums.windows(2).all(|w| w[0] == w[1])
+        });
+        lines(10, 1..=5, true, &zipper, &|d, _, _| {
+            let n = d.len();
+            let mut sums: Vec<u32> = (0..n / 2).map(|i| d[i] + d[n - 1 - i]).collect();
+            if n % 2 == 1 {
+                sums.push(d[n / 2]);
+            }
+            sums.windows(2).all(|w| w[0] == w[1])
+        });
+        lines(11, 2..=5, true, &double_arrow, &|d, _, _| {
+            let n = d.len();
+            n <= 2 || d[0] + d[n - 1] == d[1..n - 1].iter().sum::<u32>()
+        });
+    }
+
+    #[test]
+    fn entropic_and_modular() {
+        let groups = |size: usize| -> [u32; 3] {
+            match size {
+                3 => [1, 1, 1],
+                4 => [1, 2, 1],
+                5 => [2, 1, 2],
+                6 => [2, 2, 2],
+                7 => [2, 3, 2],
+                8 => [3, 2, 3],
+                _ => [3, 3, 3],
+            }
+        };
+        let windows = |classes: Vec<u32>| {
+            classes
+                .windows(3.min(classes.len()))
+                .all(|w| (0..w.len()).all(|i| (i + 1..w.len()).all(|j| w[i] != w[j])))
+        };
+        lines(12, 1..=5, true, &entropic, &|d, size, _| {
+            let [low, middle, _] = groups(size);
+            windows(
+                d.iter()
+                    .map(|&x| {
+                        if x <= low {
+                            0
+                        } else if x <= low + middle {
+                            1
+                        } else {
+                            2
+                        }
+                    })
+                    .collect(),
+            )
+        });
+        lines(13, 1..=5, true, &modular, &|d, _, _| {
+            windows(d.iter().map(|&x| x % 3).collect())
+        });
+        assert_eq!(
+            (1..=9).map(|d| entropy(d, 9)).collect::<Vec<_>>(),
+            [0, 0, 0, 1, 1, 1, 2, 2, 2]
+        );
+        assert_eq!(
+            (1..=4).map(|d| entropy(d, 4)).collect::<Vec<_>>(),
+            [0, 1, 1, 2]
+        );
+        assert_eq!(
+            (1..=5).map(|d| entropy(d, 5)).collect::<Vec<_>>(),
+            [0, 0, 1, 2, 2]
+        );
+    }
+
+    #[test]
+    fn thermometer_pushes_bounds() {
+        let regions = vec![None; 16];
+        let context = Context {
+            size: 4,
+            regions: &regions,
+        };
+        let line: Vec<Cell> = (0..3).map(|col| Cell { row: 0, col }).collect();
+        let propagators = thermometer(&line, &context);
+        let mut masks = vec![0b1111; 16];
+        propagators[0].propagate(&mut masks).unwrap();
+        assert_eq!(&masks[..3], &[0b0011, 0b0110, 0b1100]);
+    }
+}

@@ -1,7 +1,7 @@
 //! Outside clues: little killers, sandwiches, X-sums and skyscrapers. Each reads the
 //! cells of its diagonal, row or column in order from the clue.
 
-use super::lines::{low, prefix_sums, sum_supports, EqualSums, Sums};
+use super::lines::{EqualSums, Sums, low, prefix_sums, sum_supports};
 use crate::variant::model::Cell;
 use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
 

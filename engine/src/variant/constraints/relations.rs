@@ -55,12 +55,12 @@ impl Propagator for Index {
             return Err(Contradiction);
         }
         masks[cell] = keep;
-        if keep & (keep - 1) == 0 {
-            if let Some(Some(target)) = self.targets.get(keep.trailing_zeros() as usize) {
-                masks[*target] &= self.digit;
-                if masks[*target] == 0 {
-                    return Err(Contradiction);
-                }
+        if keep & (keep - 1) == 0
+            && let Some(Some(target)) = self.targets.get(keep.trailing_zeros() as usize)
+        {
+            masks[*target] &= self.digit;
+            if masks[*target] == 0 {
+                return Err(Contradiction);
             }
         }
         Ok(())
