@@ -264,3 +264,126 @@ pub(super) fn skyscraper(
         size: context.size,
     })]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::lines::harness::{below, check, random_cells, regions, rng};
+    use super::*;
+
+    /// A whole row or column read from a random side.
+    fn random_line(rng: &mut rand_chacha::ChaCha8Rng, size: usize) -> Vec<Cell> {
+        let fixed = below(rng, size);
+        let in_row = below(rng, 2) == 0;
+        let mut cells: Vec<Cell> = (0..size)
+            .map(|i| {
+                if in_row {
+                    Cell { row: fixed, col: i }
+                } else {
+                    Cell { row: i, col: fixed }
+                }
+            })
+            .collect();
+        if below(rng, 2) == 0 {
+            cells.reverse();
+        }
+        cells
+    }
+
+    /// Runs random clues of each size through `check`.
+    fn clues(
+        seed: u64,
+        sizes: &[usize],
+        line: &dyn Fn(&mut rand_chacha::ChaCha8Rng, usize) -> Vec<Cell>,
+        value: &dyn Fn(&mut rand_chacha::ChaCha8Rng, usize) -> u32,
+        build: &dyn Fn(&[Cell], u32, &Context) -> Vec<Box<dyn Propagator>>,
+        holds: &dyn Fn(&[u32], u32, usize) -> bool,
+    ) {
+        let mut rng = rng(seed);
+        for &size in sizes {
+            let regions = regions(size);
+            let context = Context {
+                size,
+                regions: &regions,
+            };
+            for _ in 0..15 {
+                let cells = line(&mut rng, size);
+                let value = value(&mut rng, size);
+                let propagators = build(&cells, value, &context);
+                let indices: Vec<usize> = cells.iter().map(|&cell| context.index(cell)).collect();
+                let holds = |grid: &[u32]| {
+                    let digits: Vec<u32> = indices.iter().map(|&cell| grid[cell]).collect();
+                    holds(&digits, value, size)
+                };
+                check(&mut rng, size, &propagators, &cells, &holds, 6);
+            }
+        }
+    }
+
+    #[test]
+    fn little_killers() {
+        clues(
+            21,
+            &[4, 5, 6, 9],
+            &|rng, size| {
+                let length = 1 + below(rng, 5);
+                random_cells(rng, size, length)
+            },
+            &|rng, size| below(rng, 3 * size) as u32 + 1,
+            &little_killer,
+            &|d, sum, _| d.iter().sum::<u32>() == sum,
+        );
+    }
+
+    #[test]
+    fn sandwiches() {
+        clues(
+            22,
+            &[3, 4, 5, 6],
+            &random_line,
+            &|rng, size| below(rng, size * (size + 1) / 2) as u32,
+            &sandwich,
+            &|d, sum, size| {
+                let ones: Vec<usize> = (0..d.len()).filter(|&i| d[i] == 1).collect();
+                let tops: Vec<usize> = (0..d.len()).filter(|&i| d[i] == size as u32).collect();
+                ones.len() == 1 && tops.len() == 1 && {
+                    let (a, b) = (ones[0].min(tops[0]), ones[0].max(tops[0]));
+                    d[a + 1..b].iter().sum::<u32>() == sum
+                }
+            },
+        );
+    }
+
+    #[test]
+    fn x_sums() {
+        clues(
+            23,
+            &[3, 4, 5, 6],
+            &random_line,
+            &|rng, size| below(rng, size * (size + 1) / 2) as u32 + 1,
+            &x_sum,
+            &|d, sum, _| d[..d[0] as usize].iter().sum::<u32>() == sum,
+        );
+    }
+
+    #[test]
+    fn skyscrapers() {
+        clues(
+            24,
+            &[3, 4, 5, 6],
+            &random_line,
+            &|rng, size| below(rng, size + 1) as u32,
+            &skyscraper,
+            &|d, visible, _| {
+                let mut top = 0;
+                let mut seen = 0;
+                for &x in d {
+                    if x > top {
+                        top = x;
+                        seen += 1;
+                    }
+                }
+                seen == visible
+            },
+        );
+    }
+}

@@ -114,3 +114,80 @@ pub(super) fn indexer(
     }
     propagators
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::lines::harness::{below, check, random_cells, regions, rng};
+    use super::*;
+
+    #[test]
+    fn clones() {
+        let mut rng = rng(31);
+        for size in [4, 5, 6, 9] {
+            let regions = regions(size);
+            let context = Context {
+                size,
+                regions: &regions,
+            };
+            for _ in 0..15 {
+                let length = 1 + below(&mut rng, 3);
+                let cells = random_cells(&mut rng, size, length);
+                let clones = random_cells(&mut rng, size, length);
+                let propagators = clone(&cells, &clones, &context);
+                let pairs: Vec<(usize, usize)> = cells
+                    .iter()
+                    .zip(&clones)
+                    .map(|(&a, &b)| (context.index(a), context.index(b)))
+                    .collect();
+                let holds = |grid: &[u32]| pairs.iter().all(|&(a, b)| grid[a] == grid[b]);
+                let mut read = cells.clone();
+                read.extend(&clones);
+                check(&mut rng, size, &propagators, &read, &holds, 6);
+            }
+        }
+    }
+
+    #[test]
+    fn indexers() {
+        let mut rng = rng(32);
+        for size in [3, 4, 5] {
+            let regions = regions(size);
+            let context = Context {
+                size,
+                regions: &regions,
+            };
+            for kind in [Indexer::Row, Indexer::Column, Indexer::Box] {
+                for _ in 0..10 {
+                    let count = 1 + below(&mut rng, 2);
+                    let cells = random_cells(&mut rng, size, count);
+                    let propagators = indexer(kind, &cells, &context);
+                    let holds = |grid: &[u32]| {
+                        cells.iter().all(|&cell| {
+                            let digit = grid[context.index(cell)] as usize;
+                            match kind {
+                                Indexer::Row => {
+                                    grid[cell.row * size + digit - 1] as usize == cell.col + 1
+                                }
+                                Indexer::Column => {
+                                    grid[(digit - 1) * size + cell.col] as usize == cell.row + 1
+                                }
+                                Indexer::Box => {
+                                    let region = regions[context.index(cell)];
+                                    let members: Vec<usize> = (0..size * size)
+                                        .filter(|&other| regions[other] == region)
+                                        .collect();
+                                    let position = members
+                                        .iter()
+                                        .position(|&other| other == context.index(cell))
+                                        .unwrap();
+                                    grid[members[digit - 1]] as usize == position + 1
+                                }
+                            }
+                        })
+                    };
+                    check(&mut rng, size, &propagators, &cells, &holds, 4);
+                }
+            }
+        }
+    }
+}
