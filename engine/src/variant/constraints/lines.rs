@@ -839,7 +839,7 @@ pub(super) mod harness {
                     return false;
                 }
             }
-            if masks.iter().any(|&mask| mask == 0) {
+            if masks.contains(&0) {
                 return false;
             }
             if before == masks {
@@ -896,7 +896,6 @@ pub(super) mod harness {
             let mut support = vec![0 as Mask; size * size];
             let mut digits = vec![0u32; size * size];
             let mut found: Option<Vec<u32>> = None;
-            let mut stack = vec![0usize];
             // Iterative enumeration over `cells`.
             let choices: Vec<Vec<u32>> = cells
                 .iter()
@@ -907,7 +906,6 @@ pub(super) mod harness {
                 })
                 .collect();
             let mut position = vec![0usize; cells.len()];
-            stack.clear();
             'outer: loop {
                 for (index, &cell) in cells.iter().enumerate() {
                     digits[cell] = choices[index][position[index]];
@@ -968,13 +966,19 @@ mod tests {
     use super::harness::{below, check, random_cells, random_path, regions, rng};
     use super::*;
 
+    /// Compiles a rule on a line.
+    type Build<'a> = dyn Fn(&[Cell], &Context) -> Vec<Box<dyn Propagator>> + 'a;
+
+    /// Decides a rule on the line's digits, given the size and the cells' regions.
+    type Holds<'a> = dyn Fn(&[u32], usize, &[Option<usize>]) -> bool + 'a;
+
     /// Runs `trials` random lines of each size through `check`.
     fn lines(
         seed: u64,
         lengths: std::ops::RangeInclusive<usize>,
         path: bool,
-        build: &dyn Fn(&[Cell], &Context) -> Vec<Box<dyn Propagator>>,
-        holds: &dyn Fn(&[u32], usize, &[Option<usize>]) -> bool,
+        build: &Build<'_>,
+        holds: &Holds<'_>,
     ) {
         let mut rng = rng(seed);
         for size in [4, 5, 6, 9] {

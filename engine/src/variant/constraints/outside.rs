@@ -289,13 +289,16 @@ mod tests {
         cells
     }
 
+    /// Compiles a clue of a value on its cells.
+    type Build<'a> = dyn Fn(&[Cell], u32, &Context) -> Vec<Box<dyn Propagator>> + 'a;
+
     /// Runs random clues of each size through `check`.
     fn clues(
         seed: u64,
         sizes: &[usize],
         line: &dyn Fn(&mut rand_chacha::ChaCha8Rng, usize) -> Vec<Cell>,
         value: &dyn Fn(&mut rand_chacha::ChaCha8Rng, usize) -> u32,
-        build: &dyn Fn(&[Cell], u32, &Context) -> Vec<Box<dyn Propagator>>,
+        build: &Build<'_>,
         holds: &dyn Fn(&[u32], u32, usize) -> bool,
     ) {
         let mut rng = rng(seed);
