@@ -6,8 +6,14 @@
 //! [`solve`] or [`check`]. Classic Sudoku is the rule set with nothing added, but classic
 //! grids keep their own faster engines in [`crate::solver`].
 
+mod check;
 mod constraints;
 pub mod model;
 mod propagate;
+mod search;
+#[cfg(test)]
+mod tests;
 
+pub use check::{Broken, check};
 pub use model::{Cell, Constraint, Origin, Puzzle, Rule};
+pub use search::{VariantAnswer, VariantSolveOptions, solve};

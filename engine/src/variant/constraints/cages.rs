@@ -1,15 +1,503 @@
-//! Stub.
-#![allow(unused)]
+//! Sums: killer cages and arrows (with a one-cell circle or a pill).
 
-use crate::variant::model::*;
-use crate::variant::propagate::*;
+use super::houses;
+use crate::variant::model::Cell;
+use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
 
-/// Stub.
-pub(super) fn killer(cells: &[Cell], sum: Option<u32>, context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+/// Distinct cells that add up to a sum: the digit sets of that many cells that make the
+/// sum, kept only while the masks can still hold them.
+#[derive(Debug)]
+struct KillerSum {
+    cells: Vec<usize>,
+    /// Every set of `cells.len()` different digits that adds up to the sum.
+    combinations: Vec<Mask>,
 }
 
-/// Stub.
+impl KillerSum {
+    /// The sets of `count` different digits from `lowest` to `size` that add up to `sum`,
+    /// each with `chosen` added.
+    fn combinations(
+        count: usize,
+        sum: u32,
+        lowest: u32,
+        size: u32,
+        chosen: Mask,
+        out: &mut Vec<Mask>,
+    ) {
+        if count == 0 {
+            if sum == 0 {
+                out.push(chosen);
+            }
+            return;
+        }
+        for digit in lowest..=size {
+            // The least the other digits can add is digit+1 + … + digit+count-1.
+            let rest = count as u32 - 1;
+            if digit + rest * digit + rest * (rest + 1) / 2 > sum {
+                break;
+            }
+            Self::combinations(
+                count - 1,
+                sum - digit,
+                digit + 1,
+                size,
+                chosen | 1 << (digit - 1),
+                out,
+            );
+        }
+    }
+}
+
+impl Propagator for KillerSum {
+    fn cells(&self) -> &[usize] {
+        &self.cells
+    }
+
+    fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
+        let union = self
+            .cells
+            .iter()
+            .fold(0, |union, &cell| union | masks[cell]);
+        let (mut allowed, mut required): (Mask, Mask) = (0, Mask::MAX);
+        for &combination in &self.combinations {
+            if combination & !union == 0
+                && self
+                    .cells
+                    .iter()
+                    .all(|&cell| masks[cell] & combination != 0)
+            {
+                allowed |= combination;
+                required &= combination;
+            }
+        }
+        if allowed == 0 {
+            return Err(Contradiction);
+        }
+        for &cell in &self.cells {
+            let mask = masks[cell] & allowed;
+            if mask == 0 {
+                return Err(Contradiction);
+            }
+            masks[cell] = mask;
+        }
+        // A digit every combination needs, which one cell alone can hold, goes there.
+        while required != 0 {
+            let bit = required & required.wrapping_neg();
+            required &= required - 1;
+            let mut holders = self.cells.iter().filter(|&&cell| masks[cell] & bit != 0);
+            match (holders.next(), holders.next()) {
+                (None, _) => return Err(Contradiction),
+                (Some(&cell), None) => masks[cell] = bit,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What the digits of a [`LineSum`]'s line add up to.
+#[derive(Debug)]
+enum Total {
+    /// A fixed number.
+    Fixed(u64),
+    /// The number the circle's cells read (the first `circle_len` cells of
+    /// [`LineSum::cells`]), digits written one after the other in decimal.
+    Circle,
+}
+
+/// Cells whose digits (repeats allowed) add up to a total: a fixed number, or the number
+/// read in a circle or pill. While the sums stay below 128 (and the line is shorter than
+/// 32 cells) the propagator keeps exactly the
+/// digits that some choice of the others completes (a bit set of reachable sums per prefix
+/// of the line); above that, it narrows by the least and greatest sums.
+#[derive(Debug)]
+struct LineSum {
+    /// The circle's cells (if any), then the line's.
+    cells: Vec<usize>,
+    circle_len: usize,
+    total: Total,
+}
+
+/// Sums a [`LineSum`] tracks exactly, as bits of a `u128`.
+const EXACT_SUMS: u64 = 128;
+
+/// The longest line whose sums a [`LineSum`] tracks exactly.
+const EXACT_CELLS: usize = 32;
+
+/// The lowest and the highest digit of a non-empty mask.
+fn bounds(mask: Mask) -> (u64, u64) {
+    (
+        u64::from(mask.trailing_zeros() + 1),
+        u64::from(Mask::BITS - mask.leading_zeros()),
+    )
+}
+
+/// `number` with `digit` written after it in decimal.
+fn append(number: u64, digit: u64) -> u64 {
+    let shift = if digit < 10 { 10 } else { 100 };
+    number.saturating_mul(shift).saturating_add(digit)
+}
+
+/// The sums the line may reach: a bit set when they fit one, bounds otherwise.
+struct Targets {
+    exact: bool,
+    bits: u128,
+    low: u64,
+    high: u64,
+}
+
+impl Targets {
+    fn add(&mut self, value: u64) {
+        if self.exact {
+            self.bits |= 1 << value;
+        }
+        self.low = self.low.min(value);
+        self.high = self.high.max(value);
+    }
+}
+
+impl LineSum {
+    fn circle(&self) -> &[usize] {
+        &self.cells[..self.circle_len]
+    }
+
+    fn line(&self) -> &[usize] {
+        &self.cells[self.circle_len..]
+    }
+
+    /// Walks the circle's numbers from its cell `index` on, after `number`; those the line
+    /// can reach (`reachable`) join `targets` and mark their digits in `support`. Whether
+    /// any did.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one recursive walk; its state is the arguments"
+    )]
+    fn read_circle(
+        &self,
+        masks: &[Mask],
+        index: usize,
+        number: u64,
+        reachable: &dyn Fn(u64) -> bool,
+        high: u64,
+        support: &mut [Mask; 16],
+        targets: &mut Targets,
+    ) -> bool {
+        let Some(&cell) = self.circle().get(index) else {
+            if reachable(number) {
+                targets.add(number);
+                return true;
+            }
+            return false;
+        };
+        let remaining = self.circle_len - index - 1;
+        let mut found = false;
+        let mut digits = masks[cell];
+        while digits != 0 {
+            let digit = u64::from(digits.trailing_zeros() + 1);
+            digits &= digits - 1;
+            let next = append(number, digit);
+            // Each further cell multiplies the number by ten at least.
+            let least = (0..remaining).fold(next, |least, _| least.saturating_mul(10));
+            if least > high {
+                break;
+            }
+            if self.read_circle(masks, index + 1, next, reachable, high, support, targets) {
+                support[index] |= 1 << (digit - 1);
+                found = true;
+            }
+        }
+        found
+    }
+}
+
+impl Propagator for LineSum {
+    fn cells(&self) -> &[usize] {
+        &self.cells
+    }
+
+    fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
+        let line = self.line();
+        let (mut low, mut high) = (0, 0);
+        for &cell in line {
+            if masks[cell] == 0 {
+                return Err(Contradiction);
+            }
+            let (least, most) = bounds(masks[cell]);
+            low += least;
+            high += most;
+        }
+        let exact = high < EXACT_SUMS && line.len() < EXACT_CELLS;
+        // prefix[i]: the sums the first i cells of the line can reach.
+        let mut prefix = [0u128; EXACT_CELLS + 1];
+        let mut reach = 0;
+        if exact {
+            prefix[0] = 1;
+            for (i, &cell) in line.iter().enumerate() {
+                prefix[i + 1] = shifted_left(prefix[i], masks[cell]);
+            }
+            reach = prefix[line.len()];
+        }
+        let reachable = |sum: u64| (low..=high).contains(&sum) && (!exact || reach & 1 << sum != 0);
+        let mut targets = Targets {
+            exact,
+            bits: 0,
+            low: u64::MAX,
+            high: 0,
+        };
+        match self.total {
+            Total::Fixed(sum) => {
+                if reachable(sum) {
+                    targets.add(sum);
+                }
+            }
+            Total::Circle => {
+                let mut support = [0; 16];
+                self.read_circle(masks, 0, 0, &reachable, high, &mut support, &mut targets);
+                for (&cell, &digits) in self.circle().iter().zip(&support) {
+                    masks[cell] &= digits;
+                }
+            }
+        }
+        if targets.low > targets.high {
+            return Err(Contradiction);
+        }
+        if exact {
+            // after: the sums of the cells before i from which cells i.. reach a target.
+            let mut after = targets.bits;
+            for (i, &cell) in line.iter().enumerate().rev() {
+                let mut kept = 0;
+                let mut digits = masks[cell];
+                while digits != 0 {
+                    let bit = digits & digits.wrapping_neg();
+                    digits &= digits - 1;
+                    if (prefix[i] << (bit.trailing_zeros() + 1)) & after != 0 {
+                        kept |= bit;
+                    }
+                }
+                if kept == 0 {
+                    return Err(Contradiction);
+                }
+                masks[cell] = kept;
+                after = shifted_right(after, kept);
+            }
+        } else {
+            for &cell in line {
+                let (least, most) = bounds(masks[cell]);
+                let others_low = low - least;
+                let others_high = high - most;
+                let from = targets.low.saturating_sub(others_high);
+                let to = targets.high.saturating_sub(others_low);
+                let kept = masks[cell] & digits_between(from, to);
+                if kept == 0 {
+                    return Err(Contradiction);
+                }
+                masks[cell] = kept;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The sums `sums` reach once a digit of `digits` is added.
+fn shifted_left(sums: u128, mut digits: Mask) -> u128 {
+    let mut reached = 0;
+    while digits != 0 {
+        reached |= sums << (digits.trailing_zeros() + 1);
+        digits &= digits - 1;
+    }
+    reached
+}
+
+/// The sums from which adding a digit of `digits` reaches one of `sums`.
+fn shifted_right(sums: u128, mut digits: Mask) -> u128 {
+    let mut reached = 0;
+    while digits != 0 {
+        reached |= sums >> (digits.trailing_zeros() + 1);
+        digits &= digits - 1;
+    }
+    reached
+}
+
+/// The mask of digits `from` to `to` (up to 32).
+fn digits_between(from: u64, to: u64) -> Mask {
+    let from = from.max(1);
+    let to = to.min(u64::from(Mask::BITS));
+    if from > to {
+        return 0;
+    }
+    let upto = |digit: u64| {
+        if digit >= 32 {
+            Mask::MAX
+        } else {
+            (1 << digit) - 1
+        }
+    };
+    upto(to) & !upto(from - 1)
+}
+
+/// Different digits (when the cage has at most `size` cells, as in the peer) adding up to
+/// `sum` when one is shown (a sum of 0 shows none, as in the peer).
+pub(super) fn killer(
+    cells: &[Cell],
+    sum: Option<u32>,
+    context: &Context,
+) -> Vec<Box<dyn Propagator>> {
+    let mut propagators = houses::distinct(cells, context);
+    let Some(sum) = sum.filter(|&sum| sum > 0) else {
+        return propagators;
+    };
+    let indices: Vec<usize> = cells.iter().map(|&cell| context.index(cell)).collect();
+    if indices.len() <= context.size {
+        let mut combinations = Vec::new();
+        let size = context.size as u32;
+        KillerSum::combinations(indices.len(), sum, 1, size, 0, &mut combinations);
+        propagators.push(Box::new(KillerSum {
+            cells: indices,
+            combinations,
+        }));
+    } else {
+        propagators.push(Box::new(LineSum {
+            cells: indices,
+            circle_len: 0,
+            total: Total::Fixed(u64::from(sum)),
+        }));
+    }
+    propagators
+}
+
+/// The arrow's digits add up to the number in its circle: the digit of a one-cell circle,
+/// or the digits of a pill written one after the other in decimal (1 and 12 read 112 on a
+/// grid of 16), as the peer reads them.
 pub(super) fn arrow(circle: &[Cell], line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+    let cells = circle
+        .iter()
+        .chain(line)
+        .map(|&cell| context.index(cell))
+        .collect();
+    vec![Box::new(LineSum {
+        cells,
+        circle_len: circle.len(),
+        total: Total::Circle,
+    })]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(row: usize, col: usize) -> Cell {
+        Cell { row, col }
+    }
+
+    fn bits(digits: &[u32]) -> Mask {
+        digits.iter().fold(0, |mask, digit| mask | 1 << (digit - 1))
+    }
+
+    #[test]
+    fn killer_combinations() {
+        let mut found = Vec::new();
+        KillerSum::combinations(3, 7, 1, 9, 0, &mut found);
+        assert_eq!(found, vec![bits(&[1, 2, 4])]);
+        found.clear();
+        KillerSum::combinations(2, 10, 1, 9, 0, &mut found);
+        assert_eq!(found.len(), 4);
+    }
+
+    #[test]
+    fn killer_cage_narrows() {
+        let regions = vec![None; 81];
+        let context = Context {
+            size: 9,
+            regions: &regions,
+        };
+        let cage = killer(&[at(0, 0), at(0, 1), at(1, 0)], Some(7), &context);
+        assert_eq!(cage.len(), 2);
+        let mut masks = vec![context.all_digits(); 81];
+        masks[0] = bits(&[1, 2]);
+        masks[1] = bits(&[1, 2]);
+        for propagator in &cage {
+            propagator.propagate(&mut masks).unwrap();
+        }
+        assert_eq!(masks[9], bits(&[4]));
+        masks[9] = bits(&[5]);
+        assert!(cage[1].propagate(&mut masks).is_err());
+    }
+
+    #[test]
+    fn arrow_with_one_circle() {
+        let regions = vec![None; 81];
+        let context = Context {
+            size: 9,
+            regions: &regions,
+        };
+        let arrow = &arrow(&[at(0, 0)], &[at(1, 1), at(2, 2), at(3, 3)], &context)[0];
+        let mut masks = vec![context.all_digits(); 81];
+        arrow.propagate(&mut masks).unwrap();
+        assert_eq!(masks[0], bits(&[3, 4, 5, 6, 7, 8, 9]));
+        assert_eq!(masks[10], bits(&[1, 2, 3, 4, 5, 6, 7]));
+        masks[10] = bits(&[5]);
+        masks[20] = bits(&[3]);
+        arrow.propagate(&mut masks).unwrap();
+        assert_eq!(masks[0], bits(&[9]));
+        assert_eq!(masks[30], bits(&[1]));
+    }
+
+    #[test]
+    fn pill_reads_as_a_number() {
+        let regions = vec![None; 81];
+        let context = Context {
+            size: 9,
+            regions: &regions,
+        };
+        let line: Vec<Cell> = (1..9).map(|col| at(1, col)).collect();
+        let pill = &arrow(&[at(0, 0), at(0, 1)], &line, &context)[0];
+        let mut masks = vec![context.all_digits(); 81];
+        pill.propagate(&mut masks).unwrap();
+        // Eight digits add up to 8 to 72: the pill reads 11 to 72.
+        assert_eq!(masks[0], bits(&[1, 2, 3, 4, 5, 6, 7]));
+        masks[10..18].fill(bits(&[9]));
+        pill.propagate(&mut masks).unwrap();
+        assert_eq!([masks[0], masks[1]], [bits(&[7]), bits(&[2])]);
+        masks[17] = bits(&[8]);
+        assert!(pill.propagate(&mut masks).is_err(), "71 is not 72");
+    }
+
+    #[test]
+    fn pill_on_a_large_grid() {
+        let regions = vec![None; 256];
+        let context = Context {
+            size: 16,
+            regions: &regions,
+        };
+        let line: Vec<Cell> = (0..16).map(|col| at(2, col)).collect();
+        let pill = &arrow(&[at(0, 0), at(0, 1)], &line, &context)[0];
+        let mut masks = vec![context.all_digits(); 256];
+        for (col, digit) in [16u32, 16, 16, 16, 16, 16, 16, 16, 1, 1, 1, 1, 1, 1, 1]
+            .iter()
+            .enumerate()
+        {
+            masks[32 + col] = bits(&[*digit]);
+        }
+        // 135 + the last cell: 136 to 151, which the pill reads as 13 then 6 to 9, 14 then
+        // 1 to 9, or 15 then 1.
+        pill.propagate(&mut masks).unwrap();
+        assert_eq!(masks[0], bits(&[13, 14, 15]));
+        masks[0] = bits(&[1]);
+        assert!(pill.propagate(&mut masks).is_err());
+    }
+
+    #[test]
+    fn long_cage_without_distinct_digits() {
+        let regions = vec![None; 16];
+        let context = Context {
+            size: 4,
+            regions: &regions,
+        };
+        let cells: Vec<Cell> = (0..5).map(|col| at(col / 4, col % 4)).collect();
+        let cage = killer(&cells, Some(6), &context);
+        assert_eq!(cage.len(), 1, "five cells on a grid of four repeat digits");
+        let mut masks = vec![0b1111; 16];
+        cage[0].propagate(&mut masks).unwrap();
+        assert_eq!(masks[..5], [0b0011; 5]);
+    }
 }

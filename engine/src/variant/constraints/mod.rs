@@ -8,7 +8,7 @@ mod outside;
 mod pairs;
 mod relations;
 
-use super::model::{Puzzle, Rule};
+use super::model::{Constraint, Puzzle, Rule};
 use super::propagate::{Context, Propagator};
 
 /// The propagators of a puzzle's rows, columns, regions and constraints.
@@ -19,26 +19,35 @@ pub(crate) fn compile(puzzle: &Puzzle) -> Vec<Box<dyn Propagator>> {
     };
     let mut propagators = houses::classic(&context);
     for constraint in &puzzle.constraints {
-        propagators.extend(compile_rule(&constraint.rule, &context));
+        propagators.extend(compile_rule(
+            &constraint.rule,
+            &puzzle.constraints,
+            &context,
+        ));
     }
     propagators
 }
 
-/// The propagators of one rule.
-pub(crate) fn compile_rule(rule: &Rule, context: &Context) -> Vec<Box<dyn Propagator>> {
+/// The propagators of one rule among `constraints` (all the puzzle's: the pair rules and
+/// minimum and maximum cells depend on which other dots and cells there are).
+pub(crate) fn compile_rule(
+    rule: &Rule,
+    constraints: &[Constraint],
+    context: &Context,
+) -> Vec<Box<dyn Propagator>> {
     match rule {
         Rule::Distinct { cells } => houses::distinct(cells, context),
         Rule::AntiKnight => houses::anti_knight(context),
         Rule::AntiKing => houses::anti_king(context),
-        Rule::NonConsecutive => pairs::non_consecutive(context),
+        Rule::NonConsecutive => pairs::non_consecutive(constraints, context),
         Rule::Dot { cells, relation } => pairs::dot(*cells, *relation, context),
-        Rule::Negative(kind) => pairs::negative(*kind, context),
+        Rule::Negative(kind) => pairs::negative(*kind, constraints, context),
         Rule::KillerCage { cells, sum } => cages::killer(cells, *sum, context),
         Rule::Arrow { circle, line } => cages::arrow(circle, line, context),
         Rule::Odd(cell) => cells::odd(*cell, context),
         Rule::Even(cell) => cells::even(*cell, context),
-        Rule::Minimum(cell) => cells::minimum(*cell, context),
-        Rule::Maximum(cell) => cells::maximum(*cell, context),
+        Rule::Minimum(cell) => cells::minimum(*cell, constraints, context),
+        Rule::Maximum(cell) => cells::maximum(*cell, constraints, context),
         Rule::Candidates { cell, digits } => cells::candidates(*cell, digits, context),
         Rule::Quadruple { cells, digits } => cells::quadruple(cells, digits, context),
         Rule::Thermometer(line) => lines::thermometer(line, context),

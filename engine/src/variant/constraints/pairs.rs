@@ -1,20 +1,288 @@
-//! Stub.
-#![allow(unused)]
+//! Rules between two cells: kropki dots, XV and sum dots, non-consecutive, and the
+//! negative rules (every dot of a kind is drawn, so pairs without one are not in its
+//! relation).
+//!
+//! The pairs a negative rule covers follow the peer: the orthogonal pairs without a dot of
+//! the same family (white and black kropki dots are one family, XV and sum dots another).
+//! Non-consecutive also skips every pair with a kropki dot. The relations forbidden are
+//! those of the drawn dots: for "no white dot", every drawn white dot's difference (none
+//! when no white dot is drawn); for "no black dot", ratio 2 and every drawn black dot's
+//! ratio; for "no X or V", sums 5 and 10.
 
-use crate::variant::model::*;
-use crate::variant::propagate::*;
+use std::collections::HashSet;
 
-/// Stub.
-pub(super) fn non_consecutive(context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+use crate::variant::model::{Cell, Constraint, NegativeKind, Relation, Rule};
+use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
+
+/// Two cells whose digits stand in a relation, kept arc consistent: every digit left in one
+/// cell has a partner left in the other.
+#[derive(Debug)]
+pub(super) struct Pair {
+    cells: [usize; 2],
+    /// For each digit `d` of the first cell (at `d - 1`), the second cell's digits that go
+    /// with it.
+    forward: [Mask; 16],
+    /// For each digit of the second cell, the first cell's digits that go with it.
+    backward: [Mask; 16],
 }
 
-/// Stub.
-pub(super) fn dot(cells: [Cell; 2], relation: Relation, context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+impl Pair {
+    /// The pair of cells `first` and `second` (row-major indices), where `allowed(a, b)`
+    /// says whether digit `a` in the first goes with digit `b` in the second.
+    pub(super) fn new(
+        first: usize,
+        second: usize,
+        context: &Context,
+        allowed: impl Fn(u32, u32) -> bool,
+    ) -> Pair {
+        let mut forward = [0; 16];
+        let mut backward = [0; 16];
+        let size = context.size as u32;
+        for a in 1..=size {
+            for b in 1..=size {
+                if allowed(a, b) {
+                    forward[a as usize - 1] |= 1 << (b - 1);
+                    backward[b as usize - 1] |= 1 << (a - 1);
+                }
+            }
+        }
+        Pair {
+            cells: [first, second],
+            forward,
+            backward,
+        }
+    }
+
+    /// Whether the relation holds for every pair of digits (then it adds nothing).
+    fn allows_everything(&self, context: &Context) -> bool {
+        self.forward[..context.size]
+            .iter()
+            .all(|&mask| mask == context.all_digits())
+    }
 }
 
-/// Stub.
-pub(super) fn negative(kind: NegativeKind, context: &Context) -> Vec<Box<dyn Propagator>> {
-    todo!()
+/// The digits that some digit of `mask` allows, by `table`.
+fn partners(mut mask: Mask, table: &[Mask; 16]) -> Mask {
+    let mut partners = 0;
+    while mask != 0 {
+        partners |= table[mask.trailing_zeros() as usize];
+        mask &= mask - 1;
+    }
+    partners
+}
+
+impl Propagator for Pair {
+    fn cells(&self) -> &[usize] {
+        &self.cells
+    }
+
+    fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
+        let [first, second] = self.cells;
+        let second_mask = masks[second] & partners(masks[first], &self.forward);
+        let first_mask = masks[first] & partners(second_mask, &self.backward);
+        if first_mask == 0 || second_mask == 0 {
+            return Err(Contradiction);
+        }
+        masks[first] = first_mask;
+        masks[second] = second_mask;
+        Ok(())
+    }
+}
+
+/// Whether digits `a` and `b` stand in `relation`.
+pub(super) fn related(relation: Relation, a: u32, b: u32) -> bool {
+    match relation {
+        Relation::Difference(difference) => a.abs_diff(b) == difference,
+        Relation::Ratio(ratio) => a * ratio == b || b * ratio == a,
+        Relation::Sum(sum) => a + b == sum,
+    }
+}
+
+/// No two orthogonal neighbours hold consecutive digits, except where a kropki dot (white
+/// or black) stands between them.
+pub(super) fn non_consecutive(
+    constraints: &[Constraint],
+    context: &Context,
+) -> Vec<Box<dyn Propagator>> {
+    let dotted = dotted_pairs(constraints, context, is_kropki);
+    forbid_between_undotted(&dotted, &[Relation::Difference(1)], context)
+}
+
+/// The two cells of a dot stand in its relation.
+pub(super) fn dot(
+    cells: [Cell; 2],
+    relation: Relation,
+    context: &Context,
+) -> Vec<Box<dyn Propagator>> {
+    let [first, second] = cells.map(|cell| context.index(cell));
+    vec![Box::new(Pair::new(first, second, context, |a, b| {
+        related(relation, a, b)
+    }))]
+}
+
+/// Orthogonal neighbours without a dot of `kind`'s family are not in the relations of that
+/// kind (see the module doc).
+pub(super) fn negative(
+    kind: NegativeKind,
+    constraints: &[Constraint],
+    context: &Context,
+) -> Vec<Box<dyn Propagator>> {
+    let drawn = || {
+        constraints
+            .iter()
+            .filter_map(|constraint| match constraint.rule {
+                Rule::Dot { relation, .. } => Some(relation),
+                _ => None,
+            })
+    };
+    let (family, relations): (fn(Relation) -> bool, Vec<Relation>) = match kind {
+        NegativeKind::Difference => (
+            is_kropki,
+            drawn()
+                .filter(|relation| matches!(relation, Relation::Difference(_)))
+                .collect(),
+        ),
+        NegativeKind::Ratio => (
+            is_kropki,
+            std::iter::once(Relation::Ratio(2))
+                .chain(drawn().filter(|relation| matches!(relation, Relation::Ratio(_))))
+                .collect(),
+        ),
+        NegativeKind::Xv => (
+            |relation| matches!(relation, Relation::Sum(_)),
+            vec![Relation::Sum(5), Relation::Sum(10)],
+        ),
+    };
+    let mut forbidden = Vec::new();
+    for relation in relations {
+        if !forbidden.contains(&relation) {
+            forbidden.push(relation);
+        }
+    }
+    let dotted = dotted_pairs(constraints, context, family);
+    forbid_between_undotted(&dotted, &forbidden, context)
+}
+
+/// Whether a dot of `relation` is a kropki dot (white or black).
+fn is_kropki(relation: Relation) -> bool {
+    matches!(relation, Relation::Difference(_) | Relation::Ratio(_))
+}
+
+/// The pairs of cells (row-major indices, smaller first) that hold a dot of a relation
+/// `family` accepts.
+fn dotted_pairs(
+    constraints: &[Constraint],
+    context: &Context,
+    family: fn(Relation) -> bool,
+) -> HashSet<(usize, usize)> {
+    constraints
+        .iter()
+        .filter_map(|constraint| match constraint.rule {
+            Rule::Dot { cells, relation } if family(relation) => {
+                let [a, b] = cells.map(|cell| context.index(cell));
+                Some((a.min(b), a.max(b)))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// For every orthogonal pair not in `dotted`: its digits stand in none of `forbidden`.
+fn forbid_between_undotted(
+    dotted: &HashSet<(usize, usize)>,
+    forbidden: &[Relation],
+    context: &Context,
+) -> Vec<Box<dyn Propagator>> {
+    if forbidden.is_empty() {
+        return Vec::new();
+    }
+    let size = context.size;
+    let mut propagators: Vec<Box<dyn Propagator>> = Vec::new();
+    for cell in 0..size * size {
+        let (row, col) = (cell / size, cell % size);
+        let right = (col + 1 < size).then_some(cell + 1);
+        let below = (row + 1 < size).then_some(cell + size);
+        for other in [right, below].into_iter().flatten() {
+            if dotted.contains(&(cell, other)) {
+                continue;
+            }
+            let pair = Pair::new(cell, other, context, |a, b| {
+                !forbidden.iter().any(|&relation| related(relation, a, b))
+            });
+            if !pair.allows_everything(context) {
+                propagators.push(Box::new(pair));
+            }
+        }
+    }
+    propagators
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::model::Origin;
+
+    fn dot_at(cells: [(usize, usize); 2], relation: Relation) -> Constraint {
+        Constraint {
+            origin: Origin {
+                kind: "dot".into(),
+                index: 0,
+            },
+            rule: Rule::Dot {
+                cells: cells.map(|(row, col)| Cell { row, col }),
+                relation,
+            },
+        }
+    }
+
+    #[test]
+    fn a_pair_is_arc_consistent() {
+        let regions = vec![None; 81];
+        let context = Context {
+            size: 9,
+            regions: &regions,
+        };
+        let pair = &dot(
+            [Cell { row: 0, col: 0 }, Cell { row: 0, col: 1 }],
+            Relation::Ratio(2),
+            &context,
+        )[0];
+        let mut masks = vec![context.all_digits(); 81];
+        masks[0] = 0b1_0000_0100; // 3 or 9: no partner, or 6
+        pair.propagate(&mut masks).unwrap();
+        assert_eq!(masks[0], 0b0100);
+        assert_eq!(masks[1], 0b10_0000);
+        masks[1] = 0b1;
+        assert!(pair.propagate(&mut masks).is_err());
+    }
+
+    #[test]
+    fn negative_rules_skip_dotted_pairs_and_use_drawn_values() {
+        let regions = vec![None; 16];
+        let context = Context {
+            size: 4,
+            regions: &regions,
+        };
+        let constraints = [
+            dot_at([(0, 0), (0, 1)], Relation::Difference(2)),
+            dot_at([(1, 0), (1, 1)], Relation::Ratio(3)),
+            dot_at([(2, 0), (2, 1)], Relation::Sum(5)),
+        ];
+        // 24 orthogonal pairs; the two kropki dots take two away.
+        assert_eq!(
+            negative(NegativeKind::Difference, &constraints, &context).len(),
+            22
+        );
+        assert_eq!(non_consecutive(&constraints, &context).len(), 22);
+        assert_eq!(negative(NegativeKind::Xv, &constraints, &context).len(), 23);
+        // Without white dots, "no white dot" forbids nothing, as in the peer.
+        assert!(negative(NegativeKind::Difference, &constraints[1..], &context).is_empty());
+        // Ratios 2 and 3 are forbidden on undotted pairs: 1 beside 3 is not allowed.
+        let ratio = negative(NegativeKind::Ratio, &constraints, &context);
+        let mut masks = vec![context.all_digits(); 16];
+        masks[4] = 0b0001;
+        masks[8] = 0b0100;
+        let between = ratio.iter().find(|p| p.cells() == [4, 8]).unwrap();
+        assert!(between.propagate(&mut masks).is_err());
+    }
 }

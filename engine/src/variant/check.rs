@@ -1,0 +1,199 @@
+//! Which rules a puzzle's givens already break.
+
+use serde::Serialize;
+
+use super::constraints::compile_rule;
+use super::model::{Cell, Puzzle, Rule};
+use super::propagate::{Context, Mask, Propagator};
+use super::search::given_masks;
+
+/// A rule that the givens break: a row, a column, a region, or a constraint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Broken {
+    /// `"row"`, `"column"`, `"region"`, or the constraint's kind as the input named it.
+    pub kind: String,
+    /// The house's index (a region's number), or the constraint's index in the input.
+    pub index: usize,
+    /// The cells of the part of the rule that failed (the whole house, the cage, the two
+    /// cells of a pair), in reading order.
+    pub cells: Vec<Cell>,
+}
+
+/// Every row, column, region and constraint that the givens alone break, in that order.
+///
+/// A rule is broken when its own propagators, run to a fixed point from the givens (a
+/// given holds its digit, an open cell every digit), find a contradiction: the givens
+/// leave it no way to be satisfied, whatever the other rules say.
+pub fn check(puzzle: &Puzzle) -> Vec<Broken> {
+    let size = puzzle.size;
+    let context = Context {
+        size,
+        regions: &puzzle.regions,
+    };
+    let givens = given_masks(puzzle);
+    let mut houses: Vec<(&str, usize, Vec<usize>)> = Vec::new();
+    houses
+        .extend((0..size).map(|row| ("row", row, (0..size).map(|col| row * size + col).collect())));
+    houses.extend((0..size).map(|col| {
+        (
+            "column",
+            col,
+            (0..size).map(|row| row * size + col).collect(),
+        )
+    }));
+    let mut regions: Vec<(usize, Vec<usize>)> = Vec::new();
+    for (cell, region) in puzzle.regions.iter().enumerate() {
+        if let Some(region) = *region {
+            match regions.iter_mut().find(|(number, _)| *number == region) {
+                Some((_, cells)) => cells.push(cell),
+                None => regions.push((region, vec![cell])),
+            }
+        }
+    }
+    regions.sort_unstable();
+    houses.extend(
+        regions
+            .into_iter()
+            .filter(|(_, cells)| cells.len() == size)
+            .map(|(region, cells)| ("region", region, cells)),
+    );
+
+    let cell_of = |index: usize| Cell {
+        row: index / size,
+        col: index % size,
+    };
+    let mut broken = Vec::new();
+    for (kind, index, cells) in houses {
+        let rule = Rule::Distinct {
+            cells: cells.into_iter().map(cell_of).collect(),
+        };
+        let propagators = compile_rule(&rule, &puzzle.constraints, &context);
+        if let Some(cells) = failing(&propagators, &givens) {
+            broken.push(Broken {
+                kind: kind.to_string(),
+                index,
+                cells: cells.into_iter().map(cell_of).collect(),
+            });
+        }
+    }
+    for constraint in &puzzle.constraints {
+        let propagators = compile_rule(&constraint.rule, &puzzle.constraints, &context);
+        if let Some(cells) = failing(&propagators, &givens) {
+            broken.push(Broken {
+                kind: constraint.origin.kind.clone(),
+                index: constraint.origin.index,
+                cells: cells.into_iter().map(cell_of).collect(),
+            });
+        }
+    }
+    broken
+}
+
+/// The cells (sorted) of the propagator that finds a contradiction when `propagators` run
+/// to a fixed point from `masks`, if one does.
+fn failing(propagators: &[Box<dyn Propagator>], masks: &[Mask]) -> Option<Vec<usize>> {
+    let mut masks = masks.to_vec();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for propagator in propagators {
+            let cells = propagator.cells();
+            let before: Vec<Mask> = cells.iter().map(|&cell| masks[cell]).collect();
+            let result = propagator.propagate(&mut masks);
+            if result.is_err() || cells.iter().any(|&cell| masks[cell] == 0) {
+                let mut cells = cells.to_vec();
+                cells.sort_unstable();
+                cells.dedup();
+                return Some(cells);
+            }
+            changed |= cells
+                .iter()
+                .zip(&before)
+                .any(|(&cell, &mask)| masks[cell] != mask);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::model::{Constraint, Origin, Relation};
+
+    fn at(row: usize, col: usize) -> Cell {
+        Cell { row, col }
+    }
+
+    fn puzzle(givens: &str, constraints: Vec<Constraint>) -> Puzzle {
+        Puzzle {
+            size: 4,
+            givens: givens
+                .bytes()
+                .map(|byte| (byte != b'.').then(|| byte - b'0'))
+                .collect(),
+            regions: (0..16)
+                .map(|cell| Some(cell / 8 * 2 + cell % 4 / 2))
+                .collect(),
+            constraints,
+        }
+    }
+
+    fn named(kind: &str, index: usize, rule: Rule) -> Constraint {
+        Constraint {
+            origin: Origin {
+                kind: kind.into(),
+                index,
+            },
+            rule,
+        }
+    }
+
+    #[test]
+    fn a_clean_grid_breaks_nothing() {
+        let cage = named(
+            "killercage",
+            0,
+            Rule::KillerCage {
+                cells: vec![at(0, 0), at(0, 1)],
+                sum: Some(3),
+            },
+        );
+        assert!(check(&puzzle("1...............", vec![cage])).is_empty());
+    }
+
+    #[test]
+    fn repeats_and_broken_constraints_are_named() {
+        let cage = named(
+            "killercage",
+            3,
+            Rule::KillerCage {
+                cells: vec![at(0, 0), at(0, 1)],
+                sum: Some(4),
+            },
+        );
+        let dot = named(
+            "ratio",
+            0,
+            Rule::Dot {
+                cells: [at(3, 1), at(3, 2)],
+                relation: Relation::Ratio(2),
+            },
+        );
+        let broken = check(&puzzle("12..1........13.", vec![cage, dot]));
+        let named: Vec<(&str, usize, Vec<Cell>)> = broken
+            .iter()
+            .map(|broken| (broken.kind.as_str(), broken.index, broken.cells.clone()))
+            .collect();
+        let column: Vec<Cell> = (0..4).map(|row| at(row, 0)).collect();
+        let region = vec![at(0, 0), at(0, 1), at(1, 0), at(1, 1)];
+        assert_eq!(
+            named,
+            vec![
+                ("column", 0, column),
+                ("region", 0, region),
+                ("killercage", 3, vec![at(0, 0), at(0, 1)]),
+                ("ratio", 0, vec![at(3, 1), at(3, 2)]),
+            ]
+        );
+    }
+}

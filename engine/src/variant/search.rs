@@ -1,0 +1,631 @@
+//! The search for variant puzzles: one candidate mask per cell, the propagators run to a
+//! fixed point, and depth-first branching.
+//!
+//! Propagation is driven by a queue of propagators: whenever a mask narrows, every
+//! propagator that reads that cell is queued again (the one that narrowed it too, since a
+//! propagator need not reach its own fixed point). A guess copies the masks one level
+//! deeper in a buffer sized before the search starts, so backtracking is going back a
+//! level and nothing is allocated per node. The search branches on the open cell with the
+//! fewest candidates (for [`Order::Lexicographic`], the first open cell in reading order)
+//! and tries its digits in increasing order.
+//!
+//! True candidates: a first search lists solutions up to a budget, each confirming its
+//! digits; then each candidate not yet confirmed (or not yet counted up to the cap) is
+//! fixed and searched for on its own. A refuted candidate leaves the root, which is
+//! propagated again, so the questions after it shrink.
+
+use std::ops::ControlFlow;
+
+use super::constraints::compile;
+use super::model::Puzzle;
+use super::propagate::{Mask, Propagator};
+use crate::solver::{Cancellation, Order, Stopped};
+
+/// Search nodes between two looks at the cancellation; a node costs a microsecond or a few,
+/// so a stop is seen well within a millisecond.
+const POLL_PERIOD: u32 = 64;
+
+/// Solutions the first search of true candidates lists before asking about candidates one
+/// by one: puzzles with fewer solutions are settled by that one search. Tests list only a
+/// few, so that the small grids they compare with brute force take both ways.
+const LISTED_SOLUTIONS: u32 = if cfg!(test) { 3 } else { 4096 };
+
+/// What to search for in a variant puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VariantSolveOptions {
+    /// Which solution to report first.
+    pub order: Order,
+    /// Stop counting solutions once this many are found (at least 1; 2 decides
+    /// uniqueness).
+    pub max_solutions: u64,
+    /// Also find the digits each cell holds in some solution; with a cap above 1
+    /// (at most 100), also count each one's solutions up to the cap.
+    pub true_candidates: Option<u32>,
+}
+
+impl Default for VariantSolveOptions {
+    fn default() -> Self {
+        VariantSolveOptions {
+            order: Order::Fastest,
+            max_solutions: 1,
+            true_candidates: None,
+        }
+    }
+}
+
+/// What a variant solve found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariantAnswer {
+    /// The first solution's digits, row-major (for [`Order::Lexicographic`], the smallest
+    /// read row by row); `None` when there is none.
+    pub solution: Option<Vec<u8>>,
+    /// Solutions found, at most `max_solutions`.
+    pub solution_count: u64,
+    /// Whether `solution_count` is every solution: false when counting stopped at
+    /// `max_solutions` or at the time limit.
+    pub count_exact: bool,
+    /// When asked: for each cell, row-major, the sorted digits it holds in some solution.
+    pub true_candidates: Option<Vec<Vec<u8>>>,
+    /// When asked with a cap above 1: for each cell, and each of its true candidates in the
+    /// same order, how many solutions put it there, up to the cap.
+    pub true_candidate_counts: Option<Vec<Vec<u32>>>,
+}
+
+/// Solves `puzzle`: its first solution, how many there are up to `max_solutions`, and the
+/// true candidates when asked.
+///
+/// Givens that break the rules give no solution and a count of 0. When the cancellation
+/// stops the search before any solution is found, or before the true candidates are
+/// complete, the answer is `Err(Stopped)`; when it stops a count after the first solution,
+/// the count found so far comes back with `count_exact: false`.
+pub fn solve(
+    puzzle: &Puzzle,
+    options: &VariantSolveOptions,
+    cancellation: &Cancellation,
+) -> Result<VariantAnswer, Stopped> {
+    let cancellation = cancellation.starting_now();
+    let propagators = compile(puzzle);
+    let mut search = Search::new(puzzle, &propagators, options.order, &cancellation);
+    if search.poll.stopped {
+        return Err(Stopped);
+    }
+    let cells = puzzle.size * puzzle.size;
+    let cap = options.true_candidates.map(|cap| cap.max(1));
+    let Some(mut root) = search.root(puzzle) else {
+        return Ok(VariantAnswer {
+            solution: None,
+            solution_count: 0,
+            count_exact: true,
+            true_candidates: cap.map(|_| vec![Vec::new(); cells]),
+            true_candidate_counts: cap.filter(|&cap| cap > 1).map(|_| vec![Vec::new(); cells]),
+        });
+    };
+
+    let limit = options.max_solutions.max(1);
+    let mut solution = None;
+    let mut solution_count = 0;
+    let end = search.run(&root, None, &mut |masks| {
+        if solution.is_none() {
+            solution = Some(masks.iter().map(|&mask| digit(mask)).collect());
+        }
+        solution_count += 1;
+        if solution_count >= limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    if end == End::Stopped && solution_count == 0 {
+        return Err(Stopped);
+    }
+    let mut answer = VariantAnswer {
+        solution,
+        solution_count,
+        count_exact: end == End::Exhausted,
+        true_candidates: None,
+        true_candidate_counts: None,
+    };
+    if let Some(cap) = cap {
+        let counts = if solution_count == 0 {
+            vec![0; cells * puzzle.size]
+        } else {
+            search.true_candidates(&mut root, cap)?
+        };
+        let per_cell = || counts.chunks_exact(puzzle.size);
+        answer.true_candidates = Some(
+            per_cell()
+                .map(|counts| {
+                    (1..)
+                        .zip(counts)
+                        .filter(|(_, count)| **count > 0)
+                        .map(|(digit, _)| digit)
+                        .collect()
+                })
+                .collect(),
+        );
+        if cap > 1 {
+            answer.true_candidate_counts = Some(
+                per_cell()
+                    .map(|counts| counts.iter().copied().filter(|&count| count > 0).collect())
+                    .collect(),
+            );
+        }
+    }
+    Ok(answer)
+}
+
+/// The digit of a mask that holds one.
+fn digit(mask: Mask) -> u8 {
+    debug_assert_eq!(mask.count_ones(), 1);
+    mask.trailing_zeros() as u8 + 1
+}
+
+/// Whether a mask holds more than one digit.
+fn is_open(mask: Mask) -> bool {
+    mask & mask.wrapping_sub(1) != 0
+}
+
+/// The masks of a puzzle's givens: a given holds its digit (none when the grid has no such
+/// digit), an open cell every digit.
+pub(super) fn given_masks(puzzle: &Puzzle) -> Vec<Mask> {
+    let all: Mask = (1 << puzzle.size) - 1;
+    puzzle
+        .givens
+        .iter()
+        .map(|given| match given {
+            None => all,
+            Some(digit) if (1..=puzzle.size).contains(&usize::from(*digit)) => 1 << (digit - 1),
+            Some(_) => 0,
+        })
+        .collect()
+}
+
+/// How a search ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    /// Every solution was visited.
+    Exhausted,
+    /// The visitor asked to stop.
+    Enough,
+    /// The cancellation stopped it.
+    Stopped,
+}
+
+/// The propagators and the queue that runs them to a fixed point.
+struct Propagation<'a> {
+    propagators: &'a [Box<dyn Propagator>],
+    /// The propagators reading cell `c` are `watchers[watch_start[c]..watch_start[c + 1]]`.
+    watch_start: Vec<usize>,
+    watchers: Vec<u32>,
+    /// A ring of queued propagators, each at most once.
+    queue: Vec<u32>,
+    head: usize,
+    queued_count: usize,
+    queued: Vec<bool>,
+    /// The masks of a propagator's cells before it runs.
+    before: Vec<Mask>,
+}
+
+impl<'a> Propagation<'a> {
+    fn new(propagators: &'a [Box<dyn Propagator>], cells: usize) -> Self {
+        let mut counts = vec![0usize; cells + 1];
+        for propagator in propagators {
+            for &cell in propagator.cells() {
+                counts[cell + 1] += 1;
+            }
+        }
+        for cell in 0..cells {
+            counts[cell + 1] += counts[cell];
+        }
+        let watch_start = counts.clone();
+        let mut watchers = vec![0; counts[cells]];
+        for (index, propagator) in propagators.iter().enumerate() {
+            for &cell in propagator.cells() {
+                watchers[counts[cell]] = index as u32;
+                counts[cell] += 1;
+            }
+        }
+        let widest = propagators
+            .iter()
+            .map(|p| p.cells().len())
+            .max()
+            .unwrap_or(0);
+        Propagation {
+            propagators,
+            watch_start,
+            watchers,
+            queue: vec![0; propagators.len()],
+            head: 0,
+            queued_count: 0,
+            queued: vec![false; propagators.len()],
+            before: vec![0; widest],
+        }
+    }
+
+    fn push(&mut self, propagator: u32) {
+        if !self.queued[propagator as usize] {
+            self.queued[propagator as usize] = true;
+            let slot = (self.head + self.queued_count) % self.queue.len();
+            self.queue[slot] = propagator;
+            self.queued_count += 1;
+        }
+    }
+
+    /// Queues every propagator.
+    fn push_all(&mut self) {
+        for propagator in 0..self.propagators.len() {
+            self.push(propagator as u32);
+        }
+    }
+
+    /// Queues the propagators that read `cell`.
+    fn narrowed(&mut self, cell: usize) {
+        for index in self.watch_start[cell]..self.watch_start[cell + 1] {
+            self.push(self.watchers[index]);
+        }
+    }
+
+    fn pop(&mut self) -> Option<usize> {
+        if self.queued_count == 0 {
+            return None;
+        }
+        let propagator = self.queue[self.head] as usize;
+        self.head = (self.head + 1) % self.queue.len();
+        self.queued_count -= 1;
+        self.queued[propagator] = false;
+        Some(propagator)
+    }
+
+    /// Runs the queued propagators, and those they queue, until none is left; false (with
+    /// the queue emptied) when one finds a contradiction or empties a mask.
+    fn run(&mut self, masks: &mut [Mask]) -> bool {
+        let propagators = self.propagators;
+        while let Some(index) = self.pop() {
+            let propagator = &propagators[index];
+            let cells = propagator.cells();
+            for (before, &cell) in self.before.iter_mut().zip(cells) {
+                *before = masks[cell];
+            }
+            let mut consistent = propagator.propagate(masks).is_ok();
+            if consistent {
+                for (i, &cell) in cells.iter().enumerate() {
+                    let mask = masks[cell];
+                    if mask != self.before[i] {
+                        if mask == 0 {
+                            consistent = false;
+                            break;
+                        }
+                        self.narrowed(cell);
+                    }
+                }
+            }
+            if !consistent {
+                while self.pop().is_some() {}
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Polls a cancellation (made with [`Cancellation::starting_now`]) every
+/// [`POLL_PERIOD`] nodes.
+struct Poll<'a> {
+    cancellation: &'a Cancellation,
+    countdown: u32,
+    stopped: bool,
+}
+
+impl Poll<'_> {
+    /// Whether the search must stop; once true, stays true.
+    fn should_stop(&mut self) -> bool {
+        self.countdown -= 1;
+        if self.countdown == 0 {
+            self.countdown = POLL_PERIOD;
+            self.stopped = self.stopped || self.cancellation.is_cancelled();
+        }
+        self.stopped
+    }
+}
+
+/// A depth-first search over candidate masks.
+struct Search<'a> {
+    size: usize,
+    cells: usize,
+    propagation: Propagation<'a>,
+    /// One level of masks per depth, `cells` masks each.
+    stack: Vec<Mask>,
+    lexicographic: bool,
+    poll: Poll<'a>,
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        puzzle: &Puzzle,
+        propagators: &'a [Box<dyn Propagator>],
+        order: Order,
+        cancellation: &'a Cancellation,
+    ) -> Self {
+        let cells = puzzle.size * puzzle.size;
+        Search {
+            size: puzzle.size,
+            cells,
+            propagation: Propagation::new(propagators, cells),
+            stack: vec![0; (cells + 1) * cells],
+            lexicographic: order == Order::Lexicographic,
+            poll: Poll {
+                cancellation,
+                countdown: POLL_PERIOD,
+                stopped: cancellation.is_cancelled(),
+            },
+        }
+    }
+
+    /// The givens' masks with every propagator run to a fixed point; `None` when they
+    /// break a rule.
+    fn root(&mut self, puzzle: &Puzzle) -> Option<Vec<Mask>> {
+        let mut masks = given_masks(puzzle);
+        self.propagation.push_all();
+        self.propagation.run(&mut masks).then_some(masks)
+    }
+
+    /// Visits the solutions below `root` (with `fixed`'s cell narrowed to its mask, if
+    /// given) until `visit` breaks or none is left.
+    fn run(
+        &mut self,
+        root: &[Mask],
+        fixed: Option<(usize, Mask)>,
+        visit: &mut dyn FnMut(&[Mask]) -> ControlFlow<()>,
+    ) -> End {
+        let cells = self.cells;
+        self.stack[..cells].copy_from_slice(root);
+        if let Some((cell, mask)) = fixed {
+            let narrowed = self.stack[cell] & mask;
+            if narrowed == 0 {
+                return End::Exhausted;
+            }
+            if narrowed != self.stack[cell] {
+                self.stack[cell] = narrowed;
+                self.propagation.narrowed(cell);
+                if !self.propagation.run(&mut self.stack[..cells]) {
+                    return End::Exhausted;
+                }
+            }
+        }
+        let flow = self.descend(0, visit);
+        if self.poll.stopped {
+            End::Stopped
+        } else if flow.is_break() {
+            End::Enough
+        } else {
+            End::Exhausted
+        }
+    }
+
+    /// Visits the solutions below the propagated masks at `depth`.
+    fn descend(
+        &mut self,
+        depth: usize,
+        visit: &mut dyn FnMut(&[Mask]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if self.poll.should_stop() {
+            return ControlFlow::Break(());
+        }
+        let cells = self.cells;
+        let level = depth * cells;
+        let Some(cell) = self.choose(&self.stack[level..level + cells]) else {
+            return visit(&self.stack[level..level + cells]);
+        };
+        let mut digits = self.stack[level + cell];
+        while digits != 0 {
+            let bit = digits & digits.wrapping_neg();
+            digits &= digits - 1;
+            let (current, next) = self.stack.split_at_mut(level + cells);
+            let next = &mut next[..cells];
+            next.copy_from_slice(&current[level..]);
+            next[cell] = bit;
+            self.propagation.narrowed(cell);
+            if self.propagation.run(next) {
+                self.descend(depth + 1, visit)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The cell to branch on, `None` when every cell holds one digit.
+    fn choose(&self, masks: &[Mask]) -> Option<usize> {
+        if self.lexicographic {
+            return masks.iter().position(|&mask| is_open(mask));
+        }
+        let mut best = None;
+        let mut fewest = u32::MAX;
+        for (cell, &mask) in masks.iter().enumerate() {
+            if is_open(mask) {
+                let count = mask.count_ones();
+                if count < fewest {
+                    best = Some(cell);
+                    fewest = count;
+                    if count == 2 {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// How many solutions put each digit in each cell (at `cell * size + digit - 1`), up to
+    /// `cap`, for a puzzle that has a solution; `root` loses the candidates refuted.
+    fn true_candidates(&mut self, root: &mut [Mask], cap: u32) -> Result<Vec<u32>, Stopped> {
+        let size = self.size;
+        let mut counts = vec![0u32; self.cells * size];
+        let tally = |counts: &mut [u32], masks: &[Mask]| {
+            for (cell, &mask) in masks.iter().enumerate() {
+                let count = &mut counts[cell * size + mask.trailing_zeros() as usize];
+                *count = (*count + 1).min(cap);
+            }
+        };
+        let mut listed = 0;
+        let end = self.run(root, None, &mut |masks| {
+            tally(&mut counts, masks);
+            listed += 1;
+            if listed >= LISTED_SOLUTIONS {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        match end {
+            End::Stopped => return Err(Stopped),
+            End::Exhausted => return Ok(counts),
+            End::Enough => {}
+        }
+        // Solutions of the whole puzzle, up to the cap, once asked.
+        let mut everything: Option<u32> = None;
+        for cell in 0..self.cells {
+            let mut digits = root[cell];
+            while digits != 0 {
+                let bit = digits & digits.wrapping_neg();
+                digits &= digits - 1;
+                let slot = cell * size + bit.trailing_zeros() as usize;
+                if counts[slot] >= cap || root[cell] & bit == 0 {
+                    continue;
+                }
+                if let (true, Some(everything)) = (root[cell] == bit, everything) {
+                    counts[slot] = everything;
+                    continue;
+                }
+                let mut found = 0;
+                let end = self.run(root, Some((cell, bit)), &mut |masks| {
+                    found += 1;
+                    if cap == 1 {
+                        tally(&mut counts, masks);
+                    }
+                    if found >= cap {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                });
+                if end == End::Stopped {
+                    return Err(Stopped);
+                }
+                counts[slot] = counts[slot].max(found);
+                if root[cell] == bit {
+                    everything = Some(found);
+                }
+                if found == 0 {
+                    root[cell] &= !bit;
+                    self.propagation.narrowed(cell);
+                    let consistent = self.propagation.run(root);
+                    debug_assert!(consistent, "a solution remains");
+                }
+            }
+        }
+        Ok(counts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::model::{Cell, Constraint, Origin, Rule};
+
+    fn constraint(rule: Rule) -> Constraint {
+        Constraint {
+            origin: Origin {
+                kind: "test".into(),
+                index: 0,
+            },
+            rule,
+        }
+    }
+
+    fn boxes(size: usize, width: usize, height: usize) -> Vec<Option<usize>> {
+        (0..size * size)
+            .map(|cell| {
+                let (row, col) = (cell / size, cell % size);
+                Some(row / height * (size / width) + col / width)
+            })
+            .collect()
+    }
+
+    fn classic(size: usize, givens: &str) -> Puzzle {
+        let side = (size as f64).sqrt() as usize;
+        Puzzle {
+            size,
+            givens: givens
+                .bytes()
+                .map(|byte| (byte != b'.').then(|| byte - b'0'))
+                .collect(),
+            regions: boxes(size, side, side),
+            constraints: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_classic_puzzle_has_one_solution() {
+        let puzzle = classic(
+            9,
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        );
+        let options = VariantSolveOptions {
+            max_solutions: 2,
+            ..VariantSolveOptions::default()
+        };
+        let answer = solve(&puzzle, &options, &Cancellation::none()).unwrap();
+        assert_eq!(answer.solution_count, 1);
+        assert!(answer.count_exact);
+        let solution: String = answer
+            .solution
+            .unwrap()
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+        assert_eq!(
+            solution,
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+        );
+    }
+
+    #[test]
+    fn broken_givens_have_no_solution() {
+        let puzzle = classic(4, "11..............");
+        let options = VariantSolveOptions {
+            true_candidates: Some(3),
+            ..VariantSolveOptions::default()
+        };
+        let answer = solve(&puzzle, &options, &Cancellation::none()).unwrap();
+        assert_eq!(answer.solution, None);
+        assert_eq!(answer.solution_count, 0);
+        assert!(answer.count_exact);
+        assert_eq!(answer.true_candidates, Some(vec![Vec::new(); 16]));
+        assert_eq!(answer.true_candidate_counts, Some(vec![Vec::new(); 16]));
+    }
+
+    #[test]
+    fn lexicographic_order_gives_the_smallest_solution() {
+        let mut puzzle = classic(9, &".".repeat(81));
+        puzzle.constraints.push(constraint(Rule::KillerCage {
+            cells: vec![Cell { row: 0, col: 0 }, Cell { row: 0, col: 1 }],
+            sum: Some(17),
+        }));
+        let options = VariantSolveOptions {
+            order: Order::Lexicographic,
+            ..VariantSolveOptions::default()
+        };
+        let answer = solve(&puzzle, &options, &Cancellation::none()).unwrap();
+        let solution = answer.solution.unwrap();
+        assert_eq!(solution[..9], [8, 9, 1, 2, 3, 4, 5, 6, 7]);
+        assert!(!answer.count_exact);
+    }
+
+    #[test]
+    fn a_raised_flag_stops_before_the_first_solution() {
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let puzzle = classic(9, &".".repeat(81));
+        let cancellation = Cancellation::none().with_flag(flag);
+        let options = VariantSolveOptions::default();
+        assert_eq!(solve(&puzzle, &options, &cancellation), Err(Stopped));
+    }
+}
