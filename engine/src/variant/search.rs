@@ -69,6 +69,8 @@ pub struct VariantAnswer {
     /// When asked with a cap above 1: for each cell, and each of its true candidates in the
     /// same order, how many solutions put it there, up to the cap.
     pub true_candidate_counts: Option<Vec<Vec<u32>>>,
+    /// Branches taken on a digit that propagation could not deduce, over the whole solve.
+    pub guesses: u64,
 }
 
 /// Solves `puzzle`: its first solution, how many there are up to `max_solutions`, and the
@@ -98,6 +100,7 @@ pub fn solve(
             count_exact: true,
             true_candidates: cap.map(|_| vec![Vec::new(); cells]),
             true_candidate_counts: cap.filter(|&cap| cap > 1).map(|_| vec![Vec::new(); cells]),
+            guesses: 0,
         });
     };
 
@@ -124,6 +127,7 @@ pub fn solve(
         count_exact: end == End::Exhausted,
         true_candidates: None,
         true_candidate_counts: None,
+        guesses: 0,
     };
     if let Some(cap) = cap {
         let counts = if solution_count == 0 {
@@ -151,6 +155,7 @@ pub fn solve(
             );
         }
     }
+    answer.guesses = search.guesses;
     Ok(answer)
 }
 
@@ -337,6 +342,8 @@ struct Search<'a> {
     stack: Vec<Mask>,
     lexicographic: bool,
     poll: Poll<'a>,
+    /// Branches taken on a digit of a cell with several, over every run.
+    guesses: u64,
 }
 
 impl<'a> Search<'a> {
@@ -353,6 +360,7 @@ impl<'a> Search<'a> {
             propagation: Propagation::new(propagators, cells),
             stack: vec![0; (cells + 1) * cells],
             lexicographic: order == Order::Lexicographic,
+            guesses: 0,
             poll: Poll {
                 cancellation,
                 countdown: POLL_PERIOD,
@@ -424,6 +432,7 @@ impl<'a> Search<'a> {
             let next = &mut next[..cells];
             next.copy_from_slice(&current[level..]);
             next[cell] = bit;
+            self.guesses += 1;
             self.propagation.narrowed(cell);
             if self.propagation.run(next) {
                 self.descend(depth + 1, visit)?;
