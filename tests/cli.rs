@@ -952,3 +952,41 @@ fn level_names_are_read_in_any_case() {
     assert_eq!(upper.code, Some(0), "{}", upper.stderr);
     assert_eq!(upper.stdout, lower.stdout);
 }
+
+#[test]
+fn solve_answers_a_file_of_variant_puzzles_in_order_with_their_published_solutions() {
+    let mut lines = Vec::new();
+    let mut expected = Vec::new();
+    for name in [
+        "variants/puzzles-ci.json",
+        "variants/lubaf-coloring-book.json",
+    ] {
+        let entries: serde_json::Value = serde_json::from_str(&read_data(name)).unwrap();
+        for entry in entries.as_array().unwrap() {
+            let Some(puzzle) = entry["puzzle"].as_str() else {
+                continue;
+            };
+            // Every form a line may take: lz-string text, an f-puzzles link, a SudokuPad link.
+            lines.push(match lines.len() % 3 {
+                0 => puzzle.to_owned(),
+                1 => format!("https://www.f-puzzles.com/?load={puzzle}"),
+                _ => format!("https://sudokupad.app/fpuzzles{puzzle}"),
+            });
+            expected.push(format!("{} unique", entry["solution"].as_str().unwrap()));
+        }
+    }
+    assert!(lines.len() >= 49);
+    let result = run(
+        &["solve", "--unique", "--threads", "2"],
+        &(lines.join("\n") + "\n"),
+    );
+    assert!(result.success, "{}", result.stderr);
+    assert_eq!(result.stdout.lines().collect::<Vec<_>>(), expected);
+    let broken = run(&["solve"], "https://example.com/?load=N4Ig\n");
+    assert!(!broken.success);
+    assert!(
+        broken.stdout.starts_with("invalid: line 1:"),
+        "{}",
+        broken.stdout
+    );
+}

@@ -374,7 +374,7 @@ const fn symbol_value(symbol: char) -> Option<u8> {
 }
 
 /// The symbol written for a value: `.` for a blank, `1`-`9`, then `A`...
-fn value_symbol(value: u8) -> char {
+pub fn value_symbol(value: u8) -> char {
     match value {
         0 => '.',
         1..=9 => char::from(b'0' + value),

@@ -251,7 +251,7 @@ fn block_lines(input: &str) -> impl Iterator<Item = (usize, &str)> {
 }
 
 /// Lines that are not blank or a `#` comment, trimmed, with their 1-based line numbers.
-fn numbered_content_lines(input: &str) -> impl Iterator<Item = (usize, &str)> {
+pub fn numbered_content_lines(input: &str) -> impl Iterator<Item = (usize, &str)> {
     input
         .lines()
         .map(str::trim)

@@ -8,6 +8,7 @@
 //! as all before it are written. With one worker, the calling thread solves and writes
 //! itself.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -99,11 +100,21 @@ impl Tally {
 pub(super) type Answer<'a> =
     dyn Fn(usize, &str, &Arc<AtomicBool>, &mut Tally, &mut Vec<u8>) + Sync + 'a;
 
-/// Answers every puzzle line of `input` with `answer` on `threads` workers, which take
-/// chunks of about `chunk_bytes` at a time, and writes one answer line per puzzle to `out`,
-/// in input order.
+/// How a command reads a line of its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum LineForm {
+    /// A grid: its first field, or the symbols of a spaced line.
+    Grid,
+    /// The whole line, trimmed (an f-puzzles document or link).
+    Whole,
+}
+
+/// Answers every puzzle line of `input` (read as `form`) with `answer` on `threads`
+/// workers, which take chunks of about `chunk_bytes` at a time, and writes one answer line
+/// per puzzle to `out`, in input order.
 pub(super) fn answer_lines(
     input: &str,
+    form: LineForm,
     answer: &Answer<'_>,
     chunk_bytes: usize,
     threads: usize,
@@ -121,11 +132,11 @@ pub(super) fn answer_lines(
     let written = if threads <= 1 {
         // One worker: the calling thread solves and writes, with no hand-off between threads.
         chunks.iter().try_for_each(|&chunk| {
-            let (text, tally) = answer_chunk(chunk, answer, &abandoned);
+            let (text, tally) = answer_chunk(chunk, form, answer, &abandoned);
             sink.write(&text, tally)
         })
     } else {
-        answer_chunks_in_parallel(&chunks, answer, threads, &abandoned, &mut sink)
+        answer_chunks_in_parallel(&chunks, form, answer, threads, &abandoned, &mut sink)
     };
     sink.progress.finish_and_clear();
     written.and_then(|()| sink.out.flush())?;
@@ -169,6 +180,7 @@ fn cut_at_line_ends(input: &str, size: usize) -> Vec<&str> {
 /// Answers `chunks` on `threads` workers; the calling thread writes their answers in order.
 fn answer_chunks_in_parallel(
     chunks: &[(usize, &str)],
+    form: LineForm,
     answer: &Answer<'_>,
     threads: usize,
     abandoned: &Arc<AtomicBool>,
@@ -178,7 +190,7 @@ fn answer_chunks_in_parallel(
         chunks.len(),
         threads,
         abandoned,
-        |index| answer_chunk(chunks[index], answer, abandoned),
+        |index| answer_chunk(chunks[index], form, answer, abandoned),
         |(text, tally)| sink.write(&text, tally),
     )
 }
@@ -254,6 +266,7 @@ impl<W: Write> Sink<'_, W> {
 /// `first_line` of the input), a line each, and how they ended.
 fn answer_chunk(
     (first_line, chunk): (usize, &str),
+    form: LineForm,
     answer: &Answer<'_>,
     stop: &Arc<AtomicBool>,
 ) -> (Vec<u8>, Tally) {
@@ -261,7 +274,14 @@ fn answer_chunk(
     // after a trailing field).
     let mut text = Vec::with_capacity(chunk.len());
     let mut tally = Tally::default();
-    for (number, puzzle) in text_format::puzzle_lines(chunk) {
+    let lines: Box<dyn Iterator<Item = (usize, Cow<str>)>> = match form {
+        LineForm::Grid => Box::new(text_format::puzzle_lines(chunk)),
+        LineForm::Whole => Box::new(
+            text_format::numbered_content_lines(chunk)
+                .map(|(number, line)| (number, Cow::Borrowed(line))),
+        ),
+    };
+    for (number, puzzle) in lines {
         answer(
             first_line + number - 1,
             &puzzle,

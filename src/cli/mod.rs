@@ -9,6 +9,7 @@
 mod batch;
 mod generate;
 mod rate;
+mod variant;
 mod verdict;
 
 pub use generate::{GenerateArgs, generate};
@@ -149,6 +150,9 @@ pub fn solve(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<Status> {
+    if variant::holds_variants(input) {
+        return variant::solve(args, input, out, err);
+    }
     let options = args.options();
     let layout = match text_format::detect(input) {
         Ok(layout) => layout,
@@ -169,7 +173,15 @@ pub fn solve(
         };
         let chunk_bytes = batch::SOLVE_CHUNK_BYTES;
         let show_progress = io::stderr().is_terminal();
-        let tally = batch::answer_lines(input, &solve, chunk_bytes, threads, show_progress, out)?;
+        let tally = batch::answer_lines(
+            input,
+            batch::LineForm::Grid,
+            &solve,
+            chunk_bytes,
+            threads,
+            show_progress,
+            out,
+        )?;
         if tally.is_empty() {
             writeln!(err, "error: {NO_PUZZLES}")?;
             return Ok(Status::Failure);

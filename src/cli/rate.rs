@@ -128,7 +128,15 @@ pub fn rate(
     let started = Instant::now();
     let threads = worker_threads(args.workers.threads);
     let chunk_bytes = batch::RATE_CHUNK_BYTES;
-    let tally = batch::answer_lines(input, &answer, chunk_bytes, threads, err_is_terminal(), out)?;
+    let tally = batch::answer_lines(
+        input,
+        batch::LineForm::Grid,
+        &answer,
+        chunk_bytes,
+        threads,
+        err_is_terminal(),
+        out,
+    )?;
     if tally.is_empty() {
         writeln!(err, "error: {NO_PUZZLES}")?;
         return Ok(Status::Failure);

@@ -11,6 +11,7 @@ use crate::answers::GridOutput;
 use sudoku_engine::grid::{Grid, GridError};
 use sudoku_engine::solver::Order;
 use sudoku_engine::validate::Validation;
+use sudoku_engine::variant::Broken;
 
 /// A grid as a request gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,8 +132,13 @@ impl From<OrderChoice> for Order {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SolveRequest {
-    /// The puzzle.
-    pub grid: GridInput,
+    /// The givens of a classic grid, with or without `rules`.
+    pub grid: Option<GridInput>,
+    /// Variant constraints, in the native form.
+    pub rules: Option<serde_json::Value>,
+    /// An f-puzzles document (the object, its lz-string text, or a link), which brings its
+    /// own givens.
+    pub fpuzzles: Option<serde_json::Value>,
     /// Also decide whether the solution is the only one.
     #[serde(default)]
     pub unique: bool,
@@ -141,14 +147,26 @@ pub struct SolveRequest {
     pub order: OrderChoice,
     /// A time limit below the server's, in milliseconds.
     pub timeout_ms: Option<NonZeroU64>,
+    /// Count solutions up to this many (2 to 10,000).
+    pub max_solutions: Option<u64>,
+    /// Also give the digits each cell holds in some solution.
+    #[serde(default)]
+    pub true_candidates: bool,
+    /// With `true_candidates`, count the solutions of each candidate up to this many (1 to
+    /// 100).
+    pub max_solutions_per_candidate: Option<u32>,
 }
 
 /// The body of `POST /validate`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ValidateRequest {
-    /// The grid to check; blanks are allowed.
-    pub grid: GridInput,
+    /// The grid to check (blanks are allowed), with or without `rules`.
+    pub grid: Option<GridInput>,
+    /// Variant constraints, in the native form.
+    pub rules: Option<serde_json::Value>,
+    /// An f-puzzles document, which brings its own givens.
+    pub fpuzzles: Option<serde_json::Value>,
     /// Also run the solver and report `solvable` and `unique`.
     #[serde(default)]
     pub solvable: bool,
@@ -162,6 +180,21 @@ pub struct SolveResponse {
     /// Whether the solution is the only one; present only when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unique: Option<bool>,
+    /// Solutions counted, at most `max_solutions`; present only when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solution_count: Option<u64>,
+    /// Whether `solution_count` is every solution (false when it stopped at
+    /// `max_solutions` or at the time limit); present with it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solution_count_exact: Option<bool>,
+    /// Rows of cells, each the sorted digits it holds in some solution; present only when
+    /// asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub true_candidates: Option<Vec<Vec<Vec<u8>>>>,
+    /// Rows of cells, each how many solutions (up to `max_solutions_per_candidate`) put
+    /// each of its true candidates there, in their order; present when that is above 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub true_candidate_counts: Option<Vec<Vec<Vec<u32>>>>,
     /// What the solve cost.
     pub stats: SolveStats,
 }
@@ -187,6 +220,9 @@ pub struct ValidateResponse {
     /// Whether exactly one solution exists; present only when `solvable` was asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unique: Option<bool>,
+    /// Every rule the grid breaks, houses included (variant input only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub broken: Option<Vec<Broken>>,
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use std::num::NonZeroU64;
 
 use axum::extract::State;
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 
 use super::AppState;
 use super::dto::GridInput;
@@ -24,7 +25,11 @@ use sudoku_engine::logic::{self, Hint, MistakeKind};
 #[serde(deny_unknown_fields)]
 pub struct PuzzleRequest {
     /// The puzzle.
-    pub grid: GridInput,
+    pub grid: Option<GridInput>,
+    /// Variant rules, which these endpoints do not answer yet.
+    pub rules: Option<IgnoredAny>,
+    /// An f-puzzles document, which these endpoints do not answer yet.
+    pub fpuzzles: Option<IgnoredAny>,
     /// A time limit below the server's, in milliseconds.
     pub timeout_ms: Option<NonZeroU64>,
 }
@@ -34,7 +39,11 @@ pub struct PuzzleRequest {
 #[serde(deny_unknown_fields)]
 pub struct HintRequest {
     /// The puzzle's givens.
-    pub puzzle: GridInput,
+    pub puzzle: Option<GridInput>,
+    /// Variant rules, which `/hint` does not answer yet.
+    pub rules: Option<IgnoredAny>,
+    /// An f-puzzles document, which `/hint` does not answer yet.
+    pub fpuzzles: Option<IgnoredAny>,
     /// The player's grid: the givens and the digits they placed.
     pub grid: GridInput,
     /// The player's pencil marks: one entry per cell, row-major, the candidate symbols
@@ -42,6 +51,19 @@ pub struct HintRequest {
     pub candidates: Option<Vec<Option<String>>>,
     /// A time limit below the server's, in milliseconds.
     pub timeout_ms: Option<NonZeroU64>,
+}
+
+/// The classic grid of a request's `field`: 422 `unsupported_rules` when the request has
+/// `rules` or `fpuzzles` too, and `invalid_request` when the field is missing.
+pub(super) fn classic_only<'a>(
+    grid: Option<&'a GridInput>,
+    [rules, fpuzzles]: [&Option<IgnoredAny>; 2],
+    field: &str,
+) -> Result<&'a GridInput, ApiError> {
+    if rules.is_some() || fpuzzles.is_some() {
+        return Err(ApiError::UnsupportedRules);
+    }
+    grid.ok_or_else(|| ApiError::InvalidRequest(format!("missing field `{field}`")))
 }
 
 /// Rates the puzzle of the request.
@@ -57,7 +79,12 @@ pub async fn rate_answer(
     state: AppState,
     request: PuzzleRequest,
 ) -> Result<RateResponse, ApiError> {
-    let grid = request.grid.parse()?;
+    let grid = classic_only(
+        request.grid.as_ref(),
+        [&request.rules, &request.fpuzzles],
+        "grid",
+    )?
+    .parse()?;
     if grid.size() != 9 {
         let size = grid.size();
         return Err(ApiError::UnsupportedSize { size });
@@ -84,7 +111,12 @@ pub async fn explain_answer(
     state: AppState,
     request: PuzzleRequest,
 ) -> Result<ExplainResponse, ApiError> {
-    let grid = request.grid.parse()?;
+    let input = classic_only(
+        request.grid.as_ref(),
+        [&request.rules, &request.fpuzzles],
+        "grid",
+    )?;
+    let grid = input.parse()?;
     let explanation = on_pool(
         &state,
         time_limit(&state, request.timeout_ms),
@@ -93,7 +125,7 @@ pub async fn explain_answer(
     .await?;
     Ok(explain_response(
         &explanation,
-        request.grid.render(&explanation.solution),
+        input.render(&explanation.solution),
     ))
 }
 
@@ -103,7 +135,12 @@ pub async fn hint(
     ApiJson(request): ApiJson<HintRequest>,
 ) -> Result<ApiJson<HintResponse>, ApiError> {
     let in_field = |field| move |error| ApiError::InvalidGridField { field, error };
-    let puzzle = request.puzzle.parse().map_err(in_field("puzzle"))?;
+    let puzzle = classic_only(
+        request.puzzle.as_ref(),
+        [&request.rules, &request.fpuzzles],
+        "puzzle",
+    )?;
+    let puzzle = puzzle.parse().map_err(in_field("puzzle"))?;
     let grid = request.grid.parse().map_err(in_field("grid"))?;
     let marks = request
         .candidates

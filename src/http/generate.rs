@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use axum::extract::State;
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
 use super::AppState;
@@ -41,6 +42,10 @@ pub struct GenerateRequest {
     pub count: Option<usize>,
     /// The notation of the grids in the answer: `string` (the default) or `rows`.
     pub notation: Option<String>,
+    /// Variant rules, which generation does not make yet.
+    pub rules: Option<IgnoredAny>,
+    /// An f-puzzles document, which generation does not take.
+    pub fpuzzles: Option<IgnoredAny>,
 }
 
 /// The answer of `POST /generate`.
@@ -122,6 +127,9 @@ fn field_name(option: GenerateOption) -> &'static str {
 /// The options, the seeds of the puzzles and whether the answer uses rows, or why the
 /// request asks for something impossible.
 fn read(request: &GenerateRequest) -> Result<(GenerateOptions, Vec<u64>, bool), ApiError> {
+    if request.rules.is_some() || request.fpuzzles.is_some() {
+        return Err(ApiError::UnsupportedRules);
+    }
     let invalid = |detail: String| ApiError::InvalidRequest(detail);
     let level = request
         .level

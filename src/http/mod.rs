@@ -22,6 +22,7 @@ mod playground;
 mod problem;
 mod solve;
 mod validate;
+mod variant;
 
 use std::num::NonZeroUsize;
 use std::sync::Arc;

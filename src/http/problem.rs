@@ -14,6 +14,7 @@ use crate::solver_pool::PoolError;
 use sudoku_engine::generate::GenerateOptions;
 use sudoku_engine::grid::GridError;
 use sudoku_engine::validate::Conflict;
+use sudoku_engine::variant::VariantInputError;
 
 /// The media type of every error body (RFC 9457).
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -187,6 +188,16 @@ pub enum ApiError {
     /// The server is shutting down: `/readyz` asks for no new work.
     #[error("the server is shutting down")]
     Draining,
+    /// Variant input (`rules` or `fpuzzles`) on an endpoint that answers classic grids
+    /// only.
+    #[error(
+        "variant rules are solved, counted and checked by /solve and /validate (and their \
+         batches); this endpoint takes a classic `grid` without `rules` or `fpuzzles`"
+    )]
+    UnsupportedRules,
+    /// A variant puzzle that cannot be read: its `path` names the bad field.
+    #[error("{0}")]
+    InvalidPuzzle(#[from] VariantInputError),
     /// A bug; the cause is logged, never sent.
     #[error("the server hit an unexpected error; it has been logged")]
     Internal {
@@ -292,6 +303,26 @@ impl ApiError {
                 "unsolvable",
                 "Unsolvable grid",
             ),
+            Self::UnsupportedRules => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unsupported_rules",
+                "Unsupported rules",
+            ),
+            Self::InvalidPuzzle(VariantInputError::UnsupportedConstraint { .. }) => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unsupported_constraint",
+                "Unsupported constraint",
+            ),
+            Self::InvalidPuzzle(VariantInputError::TooLarge { .. }) => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                "Payload too large",
+            ),
+            Self::InvalidPuzzle(_) => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_puzzle",
+                "Invalid puzzle",
+            ),
             Self::NotUnique => (
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "not_unique",
@@ -377,6 +408,9 @@ struct ProblemDetails<'a> {
     code: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     conflicts: Option<&'a [Conflict]>,
+    /// Where in a variant puzzle the bad field is, as a JSON path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a str>,
 }
 
 impl ApiError {
@@ -397,6 +431,10 @@ impl ApiError {
                 Self::ConflictingGivens(conflicts) | Self::UnsolvableGivens(conflicts) => {
                     Some(conflicts)
                 }
+                _ => None,
+            },
+            path: match self {
+                Self::InvalidPuzzle(error) => Some(error.path()),
                 _ => None,
             },
         }

@@ -1,15 +1,19 @@
-//! `POST /validate`: which givens clash, whether the grid is finished, and on request
-//! whether it can be solved and how many ways.
+//! `POST /validate`: which givens clash (or, for variant input, which rules the grid
+//! breaks), whether the grid is finished, and on request whether it can be solved and how
+//! many ways.
 
 use axum::extract::State;
 
 use super::AppState;
-use super::dto::{ValidateRequest, ValidateResponse};
+use super::dto::{GridInput, ValidateRequest, ValidateResponse};
 use super::json::ApiJson;
+use super::on_pool::time_limit;
 use super::problem::ApiError;
-use super::solve::solve_on_pool;
+use super::solve::{is_unique, solve_on_pool, variant_on_pool};
+use super::variant::{self, Input};
 use sudoku_engine::solver::{Order, Outcome, SolveOptions};
-use sudoku_engine::validate::validate;
+use sudoku_engine::validate::{Validation, validate};
+use sudoku_engine::variant::{Puzzle, VariantSolveOptions, check};
 
 /// Checks the grid of the request against the rules; 200 for any well-formed grid.
 pub async fn validate_grid(
@@ -24,9 +28,26 @@ pub async fn answer(
     state: AppState,
     request: ValidateRequest,
 ) -> Result<ValidateResponse, ApiError> {
-    let grid = request.grid.parse()?;
+    let input = variant::read(
+        request.grid.as_ref(),
+        request.rules.as_ref(),
+        request.fpuzzles.as_ref(),
+    )?;
+    match input {
+        Input::Classic(grid) => classic_answer(&state, grid, request.solvable).await,
+        Input::Variant { puzzle, .. } => variant_answer(&state, puzzle, request.solvable).await,
+    }
+}
+
+/// Checks a classic grid: which digits repeat in its rows, columns and boxes.
+async fn classic_answer(
+    state: &AppState,
+    input: &GridInput,
+    solvable: bool,
+) -> Result<ValidateResponse, ApiError> {
+    let grid = input.parse()?;
     let verdict = validate(&grid);
-    let (solvable, unique) = if !request.solvable {
+    let (solvable, unique) = if !solvable {
         (None, None)
     } else if !verdict.valid {
         // Clashing givens cannot be completed; no need to ask the solver.
@@ -36,7 +57,7 @@ pub async fn answer(
             order: Order::Fastest,
             limit: 2,
         };
-        match solve_on_pool(&state, grid, options, None).await?.outcome {
+        match solve_on_pool(state, grid, options, None).await?.outcome {
             Outcome::Solved { count, .. } => (Some(true), Some(count == 1)),
             _ => (Some(false), Some(false)),
         }
@@ -45,5 +66,44 @@ pub async fn answer(
         verdict,
         solvable,
         unique,
+        broken: None,
+    })
+}
+
+/// Checks a variant puzzle's givens against every rule, houses included; `conflicts` stays
+/// empty, since `broken` names every rule broken.
+async fn variant_answer(
+    state: &AppState,
+    puzzle: Puzzle,
+    solvable: bool,
+) -> Result<ValidateResponse, ApiError> {
+    let broken = check(&puzzle);
+    let valid = broken.is_empty();
+    let complete = puzzle.givens.iter().all(Option::is_some);
+    let (solvable, unique) = if !solvable {
+        (None, None)
+    } else if !valid {
+        (Some(false), Some(false))
+    } else {
+        let options = VariantSolveOptions {
+            order: Order::Fastest,
+            max_solutions: 2,
+            true_candidates: None,
+        };
+        let limit = time_limit(state, None);
+        let (answer, _) = variant_on_pool(state, puzzle, options, limit).await?;
+        let solvable = answer.solution.is_some();
+        (Some(solvable), Some(solvable && is_unique(&answer, limit)?))
+    };
+    Ok(ValidateResponse {
+        verdict: Validation {
+            valid,
+            complete,
+            solved: valid && complete,
+            conflicts: Vec::new(),
+        },
+        solvable,
+        unique,
+        broken: Some(broken),
     })
 }

@@ -19,4 +19,5 @@ mod playground;
 mod readme;
 mod solve;
 mod validate;
+mod variants;
 mod webdriver;

@@ -10,10 +10,12 @@ mod check;
 mod constraints;
 pub mod model;
 mod propagate;
+mod read;
 mod search;
 #[cfg(test)]
 mod tests;
 
 pub use check::{Broken, check};
 pub use model::{Cell, Constraint, Origin, Puzzle, Rule};
+pub use read::{VariantInputError, parse_fpuzzles, parse_fpuzzles_value, parse_native};
 pub use search::{VariantAnswer, VariantSolveOptions, solve};

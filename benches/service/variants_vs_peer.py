@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Variant puzzles solved by the service and by the peer, side by side in one run (Python 3
+standard library only).
+
+The peer is dclamage/SudokuVariantSolverJS (TypeScript, on Node), run through its driver
+script `run-peer.sh` (pass its path with --peer): for every puzzle of a file, in one warm
+Node process, it times solve(), countSolutions({maxSolutions: 2}) and trueCandidates()
+(one solution per candidate), each building the board from the f-puzzles JSON, as its API
+does, and prints the median of --reps.
+
+Our figure is the client-side time of one `POST /solve` per puzzle over loopback, on a
+keep-alive connection to a release build serving on a free port: `{"fpuzzles": ...}` to
+solve, with `"unique": true` for uniqueness, with `"true_candidates": true` for the true
+candidates; the median of --reps, after one untimed round. Every answer is checked: the
+solution is the published one, uniqueness is true, and the true candidates are the
+solution's digits (these puzzles have one solution).
+
+For each file of tests/data/variants/ the service and the peer run one after the other,
+and for each operation the table gives both totals over the puzzles the peer answers, the
+ratio, the puzzle where we are furthest behind the peer (our time minus its time), and our
+slowest solve plus uniqueness. Progress goes to stderr, the table to stdout.
+
+usage: benches/service/variants_vs_peer.py --peer PATH/run-peer.sh [--bin PATH] [--no-build]
+                                           [--reps N] [--file NAME ...]
+"""
+
+import argparse
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+import attack  # noqa: E402  (the server helpers)
+
+DATA = os.path.join(attack.ROOT, "tests", "data", "variants")
+FILES = ["puzzles-ci.json", "lubaf-coloring-book.json"]
+OPERATIONS = [
+    ("solve", {}),
+    ("unique", {"unique": True}),
+    ("tc", {"true_candidates": True}),
+]
+
+
+def entries(path):
+    with open(path) as f:
+        return [entry for entry in json.load(f) if entry.get("puzzle")]
+
+
+def ours(port, puzzles, reps):
+    """{operation: [median ms per puzzle]}, every answer checked."""
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+
+    def post(body):
+        payload = json.dumps(body)
+        started = time.perf_counter()
+        connection.request("POST", "/solve", payload, {"content-type": "application/json"})
+        response = connection.getresponse()
+        answer = response.read()
+        elapsed = (time.perf_counter() - started) * 1000
+        if response.status != 200:
+            sys.exit(f"variants_vs_peer.py: {response.status} {answer[:300]!r}")
+        return elapsed, json.loads(answer)
+
+    times = {name: [] for name, _ in OPERATIONS}
+    for entry in puzzles:
+        for name, extra in OPERATIONS:
+            body = {"fpuzzles": entry["puzzle"], **extra}
+            post(body)  # untimed: the first call of each kind
+            runs = [post(body) for _ in range(reps)]
+            answer = runs[0][1]
+            check(name, entry, answer)
+            times[name].append(statistics.median(ms for ms, _ in runs))
+    return times
+
+
+def check(name, entry, answer):
+    wanted = entry["solution"]
+    if answer["solution"] != wanted:
+        sys.exit(f"variants_vs_peer.py: {entry['title']}: solution {answer['solution']} != {wanted}")
+    if name == "unique" and answer.get("unique") is not True:
+        sys.exit(f"variants_vs_peer.py: {entry['title']}: not proved unique")
+    if name == "tc":
+        digits = [[cell[0] for cell in row] for row in answer["true_candidates"]]
+        single = all(len(cell) == 1 for row in answer["true_candidates"] for cell in row)
+        flat = "".join(symbol(d) for row in digits for d in row)
+        if not single or flat != wanted:
+            sys.exit(f"variants_vs_peer.py: {entry['title']}: true candidates are not the solution")
+
+
+def symbol(digit):
+    return str(digit) if digit < 10 else chr(ord("A") + digit - 10)
+
+
+def peer(script, path, reps):
+    """{operation: [ms or None per puzzle]} from the peer's TSV."""
+    attack.log("peer", os.path.basename(path))
+    run = subprocess.run([script, path, "--reps", str(reps)], capture_output=True, text=True,
+                         check=True)
+    lines = run.stdout.strip().splitlines()
+    header = lines[0].split("\t")
+    rows = [dict(zip(header, line.split("\t"))) for line in lines[1:]]
+
+    def ms(text):
+        return None if text.startswith(">") else float(text)
+
+    return {
+        "solve": [ms(row["solve_ms"]) for row in rows],
+        "unique": [ms(row["unique_ms"]) for row in rows],
+        "tc": [ms(row["tc_ms"]) for row in rows],
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--peer", required=True, help="the peer's run-peer.sh")
+    parser.add_argument("--bin", default=os.path.join(attack.ROOT, "target", "release", "sudoku-service"))
+    parser.add_argument("--no-build", action="store_true")
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--file", action="append", choices=FILES)
+    args = parser.parse_args()
+    if not args.no_build:
+        subprocess.run(["cargo", "build", "--release", "--locked"], cwd=attack.ROOT, check=True)
+    print("| file | operation | ours total ms | peer total ms | ours ÷ peer | furthest behind "
+          "the peer (ours − peer) | our slowest solve + uniqueness |")
+    print("| --- | --- | ---: | ---: | ---: | --- | ---: |")
+    for name in args.file or FILES:
+        path = os.path.join(DATA, name)
+        puzzles = entries(path)
+        server = attack.Server(args.bin, "service", env={"SOLVE_TIMEOUT_MS": "20000"})
+        try:
+            attack.log("service", name)
+            mine = ours(server.port, puzzles, args.reps)
+        finally:
+            server.stop()
+        theirs = peer(args.peer, path, args.reps)
+        slowest = max(s + u for s, u in zip(mine["solve"], mine["unique"]))
+        for operation, _ in OPERATIONS:
+            answered = [(puzzles[i]["title"], a, b)
+                        for i, (a, b) in enumerate(zip(mine[operation], theirs[operation]))
+                        if b is not None]
+            total_ours = sum(a for _, a, _ in answered)
+            total_peer = sum(b for _, _, b in answered)
+            behind, title = max((a - b, title) for title, a, b in answered)
+            pairs = answered
+            print(f"| {name} ({len(pairs)} puzzles) | {operation} | {total_ours:.1f} | "
+                  f"{total_peer:.1f} | {total_ours / total_peer:.3f} | {behind:+.1f} ms "
+                  f"({title}) | {slowest:.1f} |")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

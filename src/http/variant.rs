@@ -1,0 +1,98 @@
+//! Variant input: a request's `grid` with `rules` (the native form) or its `fpuzzles`
+//! document, read into the engine's rule model, and the variant answers written in the
+//! notations of the API.
+
+use serde_json::Value;
+
+use super::dto::GridInput;
+use super::problem::ApiError;
+use crate::answers::GridOutput;
+use sudoku_engine::grid::value_symbol;
+use sudoku_engine::variant::{self, Puzzle};
+
+/// The puzzle of a request.
+pub(super) enum Input<'a> {
+    /// A classic grid, for the classic engines.
+    Classic(&'a GridInput),
+    /// A variant puzzle; `rows` when its answers use the rows notation.
+    Variant {
+        /// The puzzle.
+        puzzle: Puzzle,
+        /// Whether the request's grid came as rows.
+        rows: bool,
+    },
+}
+
+/// Reads the puzzle of a request from its `grid`, `rules` and `fpuzzles` fields: a grid
+/// with no rules (or an empty list) is classic.
+pub(super) fn read<'a>(
+    grid: Option<&'a GridInput>,
+    rules: Option<&Value>,
+    fpuzzles: Option<&Value>,
+) -> Result<Input<'a>, ApiError> {
+    let invalid = |detail: &str| Err(ApiError::InvalidRequest(detail.to_owned()));
+    match (grid, rules, fpuzzles) {
+        (Some(_), _, Some(_)) => invalid(
+            "`grid` and `fpuzzles` exclude each other: an f-puzzles document brings its own givens",
+        ),
+        (None, Some(_), Some(_)) => {
+            invalid("`rules` go with a `grid`: an f-puzzles document brings its own constraints")
+        }
+        (None, _, None) => invalid("missing field `grid` (or `fpuzzles`)"),
+        (None, None, Some(document)) => Ok(Input::Variant {
+            puzzle: read_fpuzzles(document)?,
+            rows: false,
+        }),
+        (Some(grid), None, None) => Ok(Input::Classic(grid)),
+        (Some(grid), Some(rules), None) if rules.as_array().is_some_and(Vec::is_empty) => {
+            Ok(Input::Classic(grid))
+        }
+        (Some(grid), Some(rules), None) => Ok(Input::Variant {
+            puzzle: read_native(grid, rules)?,
+            rows: matches!(grid, GridInput::Rows(_)),
+        }),
+    }
+}
+
+/// A classic grid as a variant puzzle with nothing added, for what only the variant
+/// engine answers (true candidates); sizes above 16 are refused.
+pub(super) fn classic_as_variant(grid: &GridInput) -> Result<Puzzle, ApiError> {
+    read_native(grid, &Value::Array(Vec::new()))
+}
+
+/// The f-puzzles document of a request: the object itself, or text (its lz-string, or a
+/// link that carries it).
+fn read_fpuzzles(document: &Value) -> Result<Puzzle, ApiError> {
+    let parsed = match document {
+        Value::String(text) => variant::parse_fpuzzles(text),
+        Value::Object(_) => variant::parse_fpuzzles_value(document),
+        _ => {
+            return Err(ApiError::InvalidRequest(
+                "`fpuzzles` must be an f-puzzles object, its lz-string text, or a link".into(),
+            ));
+        }
+    };
+    parsed.map_err(ApiError::from)
+}
+
+/// A grid with native `rules`.
+fn read_native(grid: &GridInput, rules: &Value) -> Result<Puzzle, ApiError> {
+    let symbols = match grid {
+        GridInput::Symbols(text) => text.clone(),
+        GridInput::Rows(_) => grid.parse()?.to_symbols(),
+    };
+    variant::parse_native(&symbols, rules).map_err(ApiError::from)
+}
+
+/// The digits of a solution (row-major) in the notation of the request.
+pub(super) fn render(digits: &[u8], size: usize, rows: bool) -> GridOutput {
+    match rows {
+        true => GridOutput::Rows(digits.chunks(size).map(<[u8]>::to_vec).collect()),
+        false => GridOutput::Symbols(digits.iter().map(|&digit| value_symbol(digit)).collect()),
+    }
+}
+
+/// Row-major values per cell as rows of cells.
+pub(super) fn as_rows<T: Clone>(cells: &[T], size: usize) -> Vec<Vec<T>> {
+    cells.chunks(size).map(<[T]>::to_vec).collect()
+}

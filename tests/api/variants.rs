@@ -1,0 +1,469 @@
+//! Variant puzzles over HTTP: the community corpus solved to its published solutions and
+//! proved unique (as f-puzzles objects, lz-string text and links), counts and true
+//! candidates against the classic engines, every bad input a clear 4xx, variant input on
+//! the logic endpoints refused, and fuzzed documents and rule sets never a 500.
+
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{app, post_json};
+
+/// The puzzles of `tests/data/variants/` (CC BY 4.0; titles, authors and licences are in
+/// the files), the entries without a puzzle left out.
+fn corpus() -> Vec<Value> {
+    ["puzzles-ci.json", "lubaf-coloring-book.json"]
+        .iter()
+        .flat_map(|name| {
+            let path = format!("{}/tests/data/variants/{name}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).expect("the corpus is readable");
+            let entries: Vec<Value> = serde_json::from_str(&text).expect("the corpus is JSON");
+            entries
+                .into_iter()
+                .filter(|entry| entry["puzzle"].is_string())
+        })
+        .collect()
+}
+
+/// The same puzzle in the forms a request may carry: the lz-string text, an f-puzzles
+/// link, a SudokuPad link, chosen by `index` so that the corpus covers all three.
+fn pasted(puzzle: &str, index: usize) -> String {
+    match index % 3 {
+        0 => puzzle.to_owned(),
+        1 => format!("https://www.f-puzzles.com/?load={puzzle}"),
+        _ => format!("https://sudokupad.app/fpuzzles{puzzle}"),
+    }
+}
+
+#[tokio::test]
+async fn every_corpus_puzzle_is_solved_to_its_published_solution_and_proved_unique() {
+    let app = app();
+    let corpus = corpus();
+    assert!(corpus.len() >= 49, "only {} puzzles", corpus.len());
+    for (index, entry) in corpus.iter().enumerate() {
+        let title = &entry["title"];
+        let puzzle = entry["puzzle"].as_str().unwrap();
+        let body = json!({ "fpuzzles": pasted(puzzle, index), "unique": true });
+        let answer = post_json(&app, "/solve", &body).await;
+        assert_eq!(answer.status, StatusCode::OK, "{title}: {}", answer.text());
+        let answer = answer.json();
+        assert_eq!(answer["solution"], entry["solution"], "{title}");
+        assert_eq!(answer["unique"], true, "{title}");
+        let checked = post_json(&app, "/validate", &json!({ "fpuzzles": puzzle })).await;
+        assert_eq!(checked.json()["valid"], true, "{title}: {}", checked.text());
+    }
+}
+
+#[tokio::test]
+async fn true_candidates_of_a_unique_puzzle_are_its_solution() {
+    let app = app();
+    for entry in corpus().iter().take(6) {
+        let body = json!({ "fpuzzles": entry["puzzle"], "true_candidates": true });
+        let answer = post_json(&app, "/solve", &body).await.json();
+        let candidates: String = answer["true_candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|row| row.as_array().unwrap().iter())
+            .map(|cell| {
+                assert_eq!(cell.as_array().unwrap().len(), 1, "{}", entry["title"]);
+                char::from_digit(cell[0].as_u64().unwrap() as u32, 17)
+                    .unwrap()
+                    .to_ascii_uppercase()
+            })
+            .collect();
+        assert_eq!(candidates, entry["solution"].as_str().unwrap());
+    }
+}
+
+/// Counts of the variant engine against the classic engine's count of the same grid.
+#[tokio::test]
+async fn counts_and_true_candidates_agree_with_the_classic_engine() {
+    let app = app();
+    let grid = "1...............";
+    let classic = post_json(
+        &app,
+        "/solve",
+        &json!({ "grid": grid, "max_solutions": 10000 }),
+    )
+    .await
+    .json();
+    assert_eq!(classic["solution_count_exact"], true);
+    // A rule that every grid keeps (a cage of one cell, any digit) sends the grid to the
+    // variant engine.
+    let rules = json!([{ "kind": "killer_cage", "cells": [{ "row": 3, "col": 3 }] }]);
+    let body = json!({ "grid": grid, "rules": rules, "max_solutions": 10000, "true_candidates": true,
+                       "max_solutions_per_candidate": 100 });
+    let variant = post_json(&app, "/solve", &body).await;
+    assert_eq!(variant.status, StatusCode::OK, "{}", variant.text());
+    let variant = variant.json();
+    assert_eq!(variant["solution_count"], classic["solution_count"]);
+    assert_eq!(variant["solution_count_exact"], true);
+    let candidates = &variant["true_candidates"];
+    assert_eq!(candidates[0][0], json!([1]));
+    assert_eq!(candidates[0][1], json!([2, 3, 4]));
+    // Every grid with 1 first: each other digit of the first row stands in a third of them.
+    let total = classic["solution_count"].as_u64().unwrap();
+    assert_eq!(
+        variant["true_candidate_counts"][0][1],
+        json!(vec![total / 3; 3])
+    );
+    let capped = json!({ "grid": "................", "max_solutions": 5 });
+    let capped = post_json(&app, "/solve", &capped).await.json();
+    assert_eq!(
+        (
+            capped["solution_count"].clone(),
+            capped["solution_count_exact"].clone()
+        ),
+        (json!(5), json!(false))
+    );
+}
+
+#[tokio::test]
+async fn validate_names_each_broken_constraint() {
+    let rules = json!([
+        { "kind": "killer_cage", "cells": [{ "row": 0, "col": 0 }, { "row": 0, "col": 1 }], "sum": 7 },
+        { "kind": "thermometer", "cells": [{ "row": 1, "col": 1 }, { "row": 1, "col": 0 }] },
+    ]);
+    let body = json!({ "grid": "12..34..........", "rules": rules });
+    let answer = post_json(&app(), "/validate", &body).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    let answer = answer.json();
+    assert_eq!(answer["valid"], false);
+    let broken = answer["broken"].as_array().unwrap();
+    let kinds: Vec<(&str, u64)> = broken
+        .iter()
+        .map(|rule| {
+            (
+                rule["kind"].as_str().unwrap(),
+                rule["index"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(kinds, [("killer_cage", 0), ("thermometer", 1)], "{answer}");
+    assert_eq!(
+        broken[1]["cells"],
+        json!([{ "row": 1, "col": 0 }, { "row": 1, "col": 1 }])
+    );
+    // The same grid breaks a row of its own once a digit repeats there.
+    let body = json!({ "grid": "11..34..........", "rules": [] });
+    let classic = post_json(&app(), "/validate", &body).await.json();
+    assert_eq!(classic["valid"], false);
+}
+
+/// An f-puzzles document of `size` with `extra` fields, no givens.
+fn document(size: usize, extra: Value) -> Value {
+    let mut document = json!({ "size": size, "grid": vec![vec![json!({}); size]; size] });
+    for (key, value) in extra.as_object().unwrap() {
+        document[key] = value.clone();
+    }
+    document
+}
+
+#[tokio::test]
+async fn bad_variant_input_gets_a_clear_error_with_its_path() {
+    let app = app();
+    let cage = |cells: Value, value: Value| {
+        document(
+            9,
+            json!({ "killercage": [{ "cells": cells, "value": value }] }),
+        )
+    };
+    let cases = [
+        (
+            document(9, json!({ "killercage": [{ "cells": ["R10C1"] }] })),
+            "invalid_puzzle",
+        ),
+        (cage(json!(["R1C1", "R1C1"]), json!("3")), "invalid_puzzle"),
+        (cage(json!(["R1C1", "R1C2"]), json!("30")), "invalid_puzzle"),
+        (cage(json!(["R1C1", "R1C2"]), json!("-3")), "invalid_puzzle"),
+        (
+            document(
+                9,
+                json!({ "thermometer": [{ "lines": [["R1C1", "R1C3"]] }] }),
+            ),
+            "invalid_puzzle",
+        ),
+        (
+            document(9, json!({ "frobnicate": true })),
+            "unsupported_constraint",
+        ),
+        (json!({ "size": 9, "grid": [[{}]] }), "invalid_puzzle"),
+        (document(2, json!({})), "invalid_puzzle"),
+        (document(17, json!({})), "invalid_puzzle"),
+        (json!("https://example.com/?load=N4Ig"), "invalid_puzzle"),
+        (
+            json!("https://www.f-puzzles.com/?id=abc123"),
+            "invalid_puzzle",
+        ),
+        (json!("https://sudokupad.app/scl1234"), "invalid_puzzle"),
+        (json!("this is not lz-string!"), "invalid_puzzle"),
+    ];
+    for (fpuzzles, code) in cases {
+        let answer = post_json(&app, "/solve", &json!({ "fpuzzles": fpuzzles })).await;
+        let problem = answer.problem(StatusCode::UNPROCESSABLE_ENTITY, code);
+        assert!(problem["path"].is_string(), "{fpuzzles}: {problem}");
+    }
+    let mut regions = document(4, json!({}));
+    regions["grid"][0][0]["region"] = json!(1);
+    let answer = post_json(&app, "/solve", &json!({ "fpuzzles": regions })).await;
+    answer.problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_puzzle");
+    let both = json!({ "grid": "................", "fpuzzles": document(4, json!({})) });
+    let answer = post_json(&app, "/solve", &both).await;
+    answer.problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request");
+    let huge = json!({ "fpuzzles": "A".repeat(1 << 20) });
+    let answer = post_json(&app, "/solve", &huge).await;
+    answer.problem(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large");
+}
+
+#[tokio::test]
+async fn the_logic_and_generation_refuse_variant_input_for_now() {
+    let app = app();
+    let puzzle = corpus()[0]["puzzle"].clone();
+    let grid = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    for (path, body) in [
+        ("/rate", json!({ "fpuzzles": puzzle })),
+        (
+            "/explain",
+            json!({ "grid": grid, "rules": [{ "kind": "anti_knight" }] }),
+        ),
+        ("/hint", json!({ "fpuzzles": puzzle, "grid": grid })),
+        ("/generate", json!({ "rules": [{ "kind": "anti_king" }] })),
+    ] {
+        let answer = post_json(&app, path, &body).await;
+        answer.problem(StatusCode::UNPROCESSABLE_ENTITY, "unsupported_rules");
+    }
+}
+
+/// A small deterministic generator (xorshift), so that a failure can be replayed.
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, bound: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % bound as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+
+    /// A value a careless or hostile client might put anywhere.
+    fn hostile(&mut self) -> Value {
+        let strings = [
+            "R1C1", "R10C1", "R0C3", "R9C9", "X", "V", "15", "-4", "", "UL", "Odd", "1e400",
+        ];
+        match self.below(8) {
+            0 => json!(self.pick(&[-1i64, 0, 1, 2, 3, 9, 10, 16, 17, 45, 1 << 40])),
+            1 => json!(self.pick(&strings)),
+            2 => Value::Null,
+            3 => json!(self.below(2) == 0),
+            4 => json!([self.pick(&strings), self.pick(&strings)]),
+            5 => json!({ "row": self.below(18) as i64 - 1, "col": self.below(18) as i64 - 1 }),
+            6 => json!([[self.pick(&strings), self.pick(&strings)]]),
+            _ => json!({}),
+        }
+    }
+
+    /// `value` with one random change somewhere inside.
+    fn mutate(&mut self, value: &mut Value) {
+        match value {
+            Value::Object(members) if !members.is_empty() && self.below(4) > 0 => {
+                let key = members
+                    .keys()
+                    .nth(self.below(members.len()))
+                    .unwrap()
+                    .clone();
+                match self.below(6) {
+                    0 => {
+                        members.remove(&key);
+                    }
+                    1 => {
+                        members.insert(key, self.hostile());
+                    }
+                    _ => self.mutate(members.get_mut(&key).unwrap()),
+                }
+            }
+            Value::Array(items) if !items.is_empty() && self.below(4) > 0 => {
+                let index = self.below(items.len());
+                match self.below(6) {
+                    0 => {
+                        items.remove(index);
+                    }
+                    1 => {
+                        let copy = items[index].clone();
+                        items.push(copy);
+                    }
+                    _ => self.mutate(&mut items[index]),
+                }
+            }
+            _ => *value = self.hostile(),
+        }
+    }
+}
+
+/// The native rule kinds, with fields a rule of each might carry.
+const NATIVE_KINDS: [&str; 40] = [
+    "regions",
+    "diagonal",
+    "extra_region",
+    "anti_knight",
+    "anti_king",
+    "disjoint_groups",
+    "nonconsecutive",
+    "killer_cage",
+    "arrow",
+    "difference",
+    "ratio",
+    "xv",
+    "negative",
+    "odd",
+    "even",
+    "minimum",
+    "maximum",
+    "candidates",
+    "quadruple",
+    "thermometer",
+    "slow_thermometer",
+    "palindrome",
+    "renban",
+    "whispers",
+    "between_line",
+    "region_sum_line",
+    "entropic_line",
+    "modular_line",
+    "zipper_line",
+    "double_arrow",
+    "lockout",
+    "nabner",
+    "little_killer",
+    "sandwich",
+    "x_sum",
+    "skyscraper",
+    "clone",
+    "row_indexer",
+    "column_indexer",
+    "box_indexer",
+];
+
+/// A native rule of a random kind on a 4×4 or 6×6 grid, with plausible fields, some wrong.
+fn native_rule(random: &mut Random, size: usize) -> Value {
+    let cell =
+        |random: &mut Random| json!({ "row": random.below(size), "col": random.below(size) });
+    let start = (random.below(size), random.below(size));
+    let line: Vec<Value> = (0..2 + random.below(3))
+        .map(|step| json!({ "row": (start.0 + step).min(size - 1), "col": start.1 }))
+        .collect();
+    let mut rule = json!({ "kind": random.pick(&NATIVE_KINDS) });
+    let fields: [(&str, Value); 12] = [
+        ("cells", json!(line)),
+        ("cell", cell(random)),
+        ("sum", json!(random.below(30))),
+        (
+            "value",
+            json!(
+                random
+                    .pick(&[json!(1), json!(2), json!("X"), json!("V")])
+                    .clone()
+            ),
+        ),
+        ("difference", json!(random.below(5))),
+        (
+            "digits",
+            json!([1 + random.below(size), 1 + random.below(size)]),
+        ),
+        ("circle", json!([cell(random)])),
+        ("line", json!(line)),
+        (
+            "side",
+            json!(random.pick(&["top", "bottom", "left", "right"])),
+        ),
+        ("index", json!(random.below(size))),
+        ("visible", json!(1 + random.below(size))),
+        ("direction", json!(random.pick(&["down", "up"]))),
+    ];
+    for (name, value) in fields {
+        if random.below(3) == 0 {
+            rule[name] = value;
+        }
+    }
+    rule
+}
+
+/// Fuzzed f-puzzles documents (mutations of the corpus) and native rule sets get 200, a
+/// 4xx, or a 503 at their time limit: never a 500, a panic or a hang.
+#[tokio::test]
+async fn fuzzed_documents_and_rule_sets_never_get_a_500() {
+    let app = app();
+    let documents: Vec<Value> = corpus()
+        .iter()
+        .map(|entry| {
+            let body = json!({ "fpuzzles": entry["puzzle"], "max_solutions": 2 });
+            body
+        })
+        .collect();
+    // The decoded objects, which mutations can reach inside.
+    let mut objects = Vec::new();
+    for document in &documents {
+        let link = format!(
+            "https://www.f-puzzles.com/?load={}",
+            document["fpuzzles"].as_str().unwrap()
+        );
+        objects.push(json!({ "fpuzzles": link }));
+    }
+    let mut random = Random(0x5eed_1234_abcd_ef01);
+    let mut statuses = std::collections::BTreeMap::new();
+    let mut cases = 0;
+    for round in 0..20_000 {
+        let body = if round % 2 == 0 {
+            let mut body = json!({
+                "fpuzzles": document(4 + 2 * random.below(2), json!({})),
+                "timeout_ms": 50,
+                "max_solutions": 2,
+            });
+            let size = body["fpuzzles"]["size"].as_u64().unwrap() as usize;
+            let rules: Vec<Value> = (0..1 + random.below(3))
+                .map(|_| native_rule(&mut random, size))
+                .collect();
+            body = json!({ "grid": ".".repeat(size * size), "rules": rules, "timeout_ms": 50 });
+            if random.below(4) == 0 {
+                random.mutate(&mut body);
+            }
+            body
+        } else {
+            let mut body = random.pick(&documents).clone();
+            body["timeout_ms"] = json!(50);
+            if random.below(8) == 0 {
+                body = random.pick(&objects).clone();
+            }
+            for _ in 0..1 + random.below(3) {
+                random.mutate(&mut body);
+            }
+            body
+        };
+        let path = if random.below(4) == 0 {
+            "/validate"
+        } else {
+            "/solve"
+        };
+        let answer = post_json(&app, path, &body).await;
+        let status = answer.status.as_u16();
+        assert!(
+            matches!(status, 200 | 400 | 413 | 422 | 503),
+            "{path} {body}: {status} {}",
+            answer.text()
+        );
+        *statuses.entry(status).or_insert(0) += 1;
+        cases += 1;
+    }
+    assert!(cases >= 20_000);
+    assert!(
+        statuses.get(&200).is_some_and(|&ok| ok > 200),
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.get(&422).is_some_and(|&bad| bad > 1000),
+        "{statuses:?}"
+    );
+}
