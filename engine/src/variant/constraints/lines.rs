@@ -2,7 +2,6 @@
 //! sum, entropic, modular, zipper, double arrow and nabner lines. The helpers here (pair
 //! tables and sums of groups) also serve the outside clues and the relations.
 
-use super::houses::AllDifferent;
 use crate::variant::model::Cell;
 use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
 
@@ -231,10 +230,34 @@ pub(super) fn palindrome(line: &[Cell], context: &Context) -> Vec<Box<dyn Propag
 /// Renban: the line's digits are different and consecutive. Each window of as many
 /// consecutive digits as cells is kept while every cell can hold one of its digits and
 /// the cells together can hold all of them; a cell keeps the digits of the kept windows.
+/// Then, to a fixed point: a placed digit is struck from the other cells (naked singles),
+/// and a digit of every kept window that only one cell can hold is placed there.
 #[derive(Debug)]
 struct Renban {
+    /// The line, in order.
+    line: Vec<usize>,
+    /// The cells read.
     cells: Vec<usize>,
+    /// The grid's size.
     size: u32,
+}
+
+impl Renban {
+    /// The digits of the kept windows and those in all of them; `None` when no window is
+    /// kept.
+    fn windows(&self, line: &[Mask]) -> Option<(Mask, Mask)> {
+        let length = line.len() as u32;
+        let union = line.iter().fold(0, |union, &mask| union | mask);
+        let (mut allowed, mut required) = (0, Mask::MAX);
+        for start in 1..=(self.size + 1).saturating_sub(length) {
+            let window = range(start, start + length - 1);
+            if union & window == window && line.iter().all(|&mask| mask & window != 0) {
+                allowed |= window;
+                required &= window;
+            }
+        }
+        (allowed != 0).then_some((allowed, required))
+    }
 }
 
 impl Propagator for Renban {
@@ -243,49 +266,68 @@ impl Propagator for Renban {
     }
 
     fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
-        let length = self.cells.len() as u32;
-        let mut keep: Vec<Mask> = vec![0; self.cells.len()];
-        let mut any = false;
-        for start in 1..=(self.size + 1).saturating_sub(length) {
-            let window = range(start, start + length - 1);
-            let mut union = 0;
-            let fits = self.cells.iter().all(|&cell| {
-                union |= masks[cell] & window;
-                masks[cell] & window != 0
-            });
-            if fits && union == window {
-                any = true;
-                for (kept, &cell) in keep.iter_mut().zip(&self.cells) {
-                    *kept |= masks[cell] & window;
+        let mut line: Vec<Mask> = self.line.iter().map(|&cell| masks[cell]).collect();
+        loop {
+            let (allowed, required) = self.windows(&line).ok_or(Contradiction)?;
+            let mut changed = false;
+            for mask in &mut line {
+                changed |= *mask & !allowed != 0;
+                *mask &= allowed;
+            }
+            for k in 0..line.len() {
+                let placed = line[k];
+                if placed.is_power_of_two() {
+                    for (j, mask) in line.iter_mut().enumerate() {
+                        if j != k && *mask & placed != 0 {
+                            *mask &= !placed;
+                            changed = true;
+                        }
+                    }
                 }
             }
+            let mut digits = required;
+            while digits != 0 {
+                let digit = digits & digits.wrapping_neg();
+                digits &= digits - 1;
+                let mut holders = (0..line.len()).filter(|&k| line[k] & digit != 0);
+                match (holders.next(), holders.next()) {
+                    (None, _) => return Err(Contradiction),
+                    (Some(k), None) if line[k] != digit => {
+                        line[k] = digit;
+                        changed = true;
+                    }
+                    _ => {}
+                }
+            }
+            if line.contains(&0) {
+                return Err(Contradiction);
+            }
+            if !changed {
+                break;
+            }
         }
-        if !any {
+        for (&cell, &mask) in self.line.iter().zip(&line) {
+            masks[cell] &= mask;
+        }
+        if self.line.iter().any(|&cell| masks[cell] == 0) {
             return Err(Contradiction);
-        }
-        for (kept, &cell) in keep.iter().zip(&self.cells) {
-            masks[cell] = *kept;
         }
         Ok(())
     }
 }
 
-/// Different consecutive digits in any order: the windows of consecutive digits, and all
-/// different digits (naked singles) when the line fits in a house.
+/// Different consecutive digits in any order (a line longer than the size cannot hold).
+/// A cell on the line twice would have to differ from itself, so such a line never holds.
 pub(super) fn renban(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
-    let cells = indices(line, context);
-    if cells.len() < 2 {
+    let line = indices(line, context);
+    if line.len() < 2 {
         return Vec::new();
     }
-    let mut propagators: Vec<Box<dyn Propagator>> = vec![Box::new(Renban {
-        cells: cells.clone(),
+    vec![Box::new(Renban {
+        cells: distinct(line.iter().copied()),
+        line,
         size: context.size as u32,
-    })];
-    let unique = distinct(cells.iter().copied());
-    if unique.len() == cells.len() && cells.len() <= context.size {
-        propagators.push(Box::new(AllDifferent::new(unique, context)));
-    }
-    propagators
+    })]
 }
 
 /// Neighbours on the line differ by at least `difference`.
@@ -346,7 +388,8 @@ impl Propagator for Ends {
             while b_digits != 0 {
                 let b = low(b_digits);
                 b_digits &= b_digits - 1;
-                if !(self.allowed)(a, b, self.value) {
+                // The ends of a loop are one cell, with one digit.
+                if (self.first == self.last && a != b) || !(self.allowed)(a, b, self.value) {
                     continue;
                 }
                 let inside = (self.inside)(a, b, self.value) & range(1, self.size);
@@ -359,20 +402,20 @@ impl Propagator for Ends {
                 }
             }
         }
-        if keep_first == 0 {
-            return Err(Contradiction);
-        }
-        masks[self.first] = keep_first;
-        masks[self.last] = keep_last;
+        // A cell may be at two places of the line (a loop): keep what both allow.
+        masks[self.first] &= keep_first;
+        masks[self.last] &= keep_last;
         for (kept, &cell) in keep.iter().zip(&self.middle) {
-            masks[cell] = *kept;
+            masks[cell] &= *kept;
+        }
+        if self.cells.iter().any(|&cell| masks[cell] == 0) {
+            return Err(Contradiction);
         }
         Ok(())
     }
 }
 
-/// The ends of `line` and its middle cells; none for a line of fewer than `least` cells,
-/// or whose ends are one cell.
+/// The ends of `line` and its middle cells; none for a line of fewer than `least` cells.
 #[allow(clippy::too_many_arguments)]
 fn ends(
     line: &[Cell],
@@ -384,7 +427,7 @@ fn ends(
     name: &'static str,
 ) -> Vec<Box<dyn Propagator>> {
     let cells = indices(line, context);
-    if cells.len() < least.max(2) || cells[0] == cells[cells.len() - 1] {
+    if cells.len() < least.max(2) {
         return Vec::new();
     }
     let (first, last) = (cells[0], cells[cells.len() - 1]);
@@ -502,9 +545,16 @@ impl Sums {
 
     /// Whether some sum of `self` raised by `by` is in `other`.
     fn meets_raised(&self, other: &Sums, by: usize) -> bool {
-        let mut raised = Sums::empty(64 * self.0.len() - 1);
-        raised.or_raised(self, by);
-        raised.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
+        let (words, bits) = (by / 64, by % 64);
+        let length = self.0.len().min(other.0.len());
+        (words..length).any(|index| {
+            let from = index - words;
+            let mut word = self.0[from] << bits;
+            if bits != 0 && from > 0 {
+                word |= self.0[from - 1] >> (64 - bits);
+            }
+            word & other.0[index] != 0
+        })
     }
 }
 
@@ -534,9 +584,10 @@ pub(super) fn sum_supports(masks: &[Mask], prefix: &[Sums], targets: &Sums) -> V
     let mut keep = vec![0; masks.len()];
     // `rest`: what the cells before the current one must add up to, with those after it.
     let mut rest = targets.clone();
+    let mut before = Sums::empty(most);
     for index in (0..masks.len()).rev() {
         let mut digits = masks[index];
-        let mut before = Sums::empty(most);
+        before.0.fill(0);
         while digits != 0 {
             let digit = low(digits);
             digits &= digits - 1;
@@ -545,7 +596,7 @@ pub(super) fn sum_supports(masks: &[Mask], prefix: &[Sums], targets: &Sums) -> V
                 before.or_lowered(&rest, digit as usize);
             }
         }
-        rest = before;
+        std::mem::swap(&mut rest, &mut before);
     }
     keep
 }
@@ -668,35 +719,101 @@ pub(super) fn entropy(digit: u32, size: u32) -> u32 {
     }
 }
 
-/// Cells of the line whose positions differ modulo 3 hold digits of different `class`es
-/// (which, on three cells or more, is every run of three holding the three classes).
+/// A line whose positions differ modulo 3 exactly when their digits are of different
+/// classes (of three): the positions of each residue share one class, and the residues
+/// take different classes. Every way to give the residues classes is tried, which is
+/// exact: each cell then holds any digit of its residue's class.
+#[derive(Debug)]
+struct Classes {
+    /// The line, in order.
+    line: Vec<usize>,
+    /// The cells read.
+    cells: Vec<usize>,
+    /// The digits of each class.
+    classes: [Mask; 3],
+}
+
+/// The orders of three classes.
+const ORDERS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+impl Propagator for Classes {
+    fn cells(&self) -> &[usize] {
+        &self.cells
+    }
+
+    fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
+        let residues = self.line.len().min(3);
+        // `fits[r]`: the classes that every cell at a position ≡ r can hold, as bits.
+        let mut fits = [0u8; 3];
+        for (residue, fit) in fits.iter_mut().enumerate().take(residues) {
+            for (class, &digits) in self.classes.iter().enumerate() {
+                let positions = self.line.iter().skip(residue).step_by(3);
+                if positions.clone().all(|&cell| masks[cell] & digits != 0) {
+                    *fit |= 1 << class;
+                }
+            }
+        }
+        let mut kept = [0u8; 3];
+        for order in ORDERS {
+            if (0..residues).all(|residue| fits[residue] >> order[residue] & 1 != 0) {
+                for residue in 0..residues {
+                    kept[residue] |= 1 << order[residue];
+                }
+            }
+        }
+        for (position, &cell) in self.line.iter().enumerate() {
+            let allowed = (0..3)
+                .filter(|&class| kept[position % 3] >> class & 1 != 0)
+                .fold(0, |allowed, class| allowed | self.classes[class]);
+            masks[cell] &= allowed;
+            if masks[cell] == 0 {
+                return Err(Contradiction);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The line's cells in `classes` (none for a line of one cell, which says nothing).
 fn three_classes(
     line: &[Cell],
     context: &Context,
-    class: impl Fn(u32) -> u32,
+    class: impl Fn(u32) -> usize,
 ) -> Vec<Box<dyn Propagator>> {
-    let cells = indices(line, context);
-    let mut pairs = Pairs::new();
-    let different = pairs.relation(context.size, |a, b| class(a) != class(b));
-    for i in 0..cells.len() {
-        for j in i + 1..cells.len() {
-            if i % 3 != j % 3 {
-                pairs.add(cells[i], cells[j], different);
-            }
-        }
+    let line = indices(line, context);
+    if line.len() < 2 {
+        return Vec::new();
     }
-    pairs.boxed()
+    let mut classes = [0; 3];
+    for digit in 1..=context.size as u32 {
+        classes[class(digit)] |= 1 << (digit - 1);
+    }
+    vec![Box::new(Classes {
+        cells: distinct(line.iter().copied()),
+        line,
+        classes,
+    })]
 }
 
-/// Every run of three cells holds a low, a middle and a high digit ([`entropy`]).
+/// Every run of three cells holds a low, a middle and a high digit ([`entropy`]); a line of
+/// two cells holds two of the groups (as in the peer, which keeps cells whose positions
+/// differ modulo 3 in different groups).
 pub(super) fn entropic(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
     let size = context.size as u32;
-    three_classes(line, context, |digit| entropy(digit, size))
+    three_classes(line, context, |digit| entropy(digit, size) as usize)
 }
 
-/// Every run of three cells holds digits of the three residues modulo 3.
+/// Every run of three cells holds digits of the three residues modulo 3; a line of two
+/// cells holds two residues.
 pub(super) fn modular(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
-    three_classes(line, context, |digit| digit % 3)
+    three_classes(line, context, |digit| (digit % 3) as usize)
 }
 
 /// Cells at the same distance from the centre add up to the same sum; on a line of odd
@@ -724,27 +841,109 @@ pub(super) fn double_arrow(line: &[Cell], context: &Context) -> Vec<Box<dyn Prop
     equal_sums(vec![ends, middle], context)
 }
 
-/// No two cells of the line hold equal or consecutive digits.
-pub(super) fn nabner(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
-    let cells = indices(line, context);
-    let mut pairs = Pairs::new();
-    let apart = pairs.relation(context.size, |a, b| a.abs_diff(b) >= 2);
-    let mut broken = false;
-    for i in 0..cells.len() {
-        for j in i + 1..cells.len() {
-            if cells[i] == cells[j] {
-                broken = true;
-            } else {
-                pairs.add(cells[i], cells[j], apart);
+/// The most digits of `mask` no two of which are equal or consecutive (taken greedily
+/// from the lowest, which is optimal).
+fn spread(mask: Mask) -> usize {
+    let (mut count, mut rest) = (0, mask);
+    while rest != 0 {
+        let digit = rest & rest.wrapping_neg();
+        count += 1;
+        rest &= !(digit | digit << 1);
+    }
+    count
+}
+
+/// A nabner line: no two cells hold equal or consecutive digits. A digit stays in a cell
+/// while every other cell keeps a digit away from it and the other cells together still
+/// have room for that many digits pairwise apart; a placed digit strikes itself and its
+/// neighbours from the other cells. Sound, and complete when filled; not exact.
+#[derive(Debug)]
+struct Nabner {
+    /// The line, in order.
+    line: Vec<usize>,
+    /// The cells read.
+    cells: Vec<usize>,
+    /// Every digit of the grid.
+    all: Mask,
+}
+
+impl Nabner {
+    /// `digits` and their neighbours.
+    fn near(&self, digits: Mask) -> Mask {
+        (digits | digits << 1 | digits >> 1) & self.all
+    }
+}
+
+impl Propagator for Nabner {
+    fn cells(&self) -> &[usize] {
+        &self.cells
+    }
+
+    fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
+        if self.cells.len() < self.line.len() {
+            // A cell twice on the line equals itself.
+            return Err(Contradiction);
+        }
+        let mut line: Vec<Mask> = self.line.iter().map(|&cell| masks[cell]).collect();
+        let others = line.len() - 1;
+        loop {
+            let mut changed = false;
+            for k in 0..line.len() {
+                if line[k].is_power_of_two() {
+                    let near = self.near(line[k]);
+                    for (j, mask) in line.iter_mut().enumerate() {
+                        if j != k && *mask & near != 0 {
+                            *mask &= !near;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            for k in 0..line.len() {
+                let mut kept = 0;
+                let mut digits = line[k];
+                while digits != 0 {
+                    let digit = digits & digits.wrapping_neg();
+                    digits &= digits - 1;
+                    let away = !self.near(digit);
+                    let mut union = 0;
+                    let each = line.iter().enumerate().all(|(j, &mask)| {
+                        union |= if j == k { 0 } else { mask & away };
+                        j == k || mask & away != 0
+                    });
+                    if each && spread(union) > others {
+                        kept |= digit;
+                    }
+                }
+                changed |= kept != line[k];
+                line[k] = kept;
+            }
+            if line.contains(&0) {
+                return Err(Contradiction);
+            }
+            if !changed {
+                break;
             }
         }
+        for (&cell, &mask) in self.line.iter().zip(&line) {
+            masks[cell] = mask;
+        }
+        Ok(())
     }
-    if broken {
-        // A cell twice on the line equals itself: the rule cannot hold.
-        let never = pairs.relation(context.size, |_, _| false);
-        pairs.add(cells[0], cells[cells.len() - 1], never);
+}
+
+/// No two cells of the line hold equal or consecutive digits, so a line longer than
+/// ⌈size/2⌉ cannot hold.
+pub(super) fn nabner(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
+    let line = indices(line, context);
+    if line.len() < 2 {
+        return Vec::new();
     }
-    pairs.boxed()
+    vec![Box::new(Nabner {
+        cells: distinct(line.iter().copied()),
+        line,
+        all: context.all_digits(),
+    })]
 }
 
 /// The property tests every rule of this family and of the outside clues and relations
@@ -755,7 +954,7 @@ pub(super) mod harness {
     use rand_chacha::rand_core::{RngCore, SeedableRng};
 
     use crate::variant::model::Cell;
-    use crate::variant::propagate::{Context, Mask, Propagator};
+    use crate::variant::propagate::{Mask, Propagator};
 
     /// A seeded stream.
     pub(in crate::variant::constraints) fn rng(seed: u64) -> ChaCha8Rng {
@@ -848,10 +1047,43 @@ pub(super) mod harness {
         }
     }
 
-    /// Checks both promises of the propagators `build` makes for a rule that `holds`
-    /// decides on the whole grid's digits (0 in cells the rule does not read): random
-    /// masks on the cells read (`extra` and the propagators' cells), every assignment
-    /// within them tried, over `trials` trials.
+    /// What the checks met, so that a test can insist they were not vacuous.
+    #[derive(Debug, Default, Clone, Copy)]
+    pub(in crate::variant::constraints) struct Seen {
+        /// Trials whose masks some assignment satisfied.
+        pub solvable: usize,
+        /// Filled cells that satisfy the rule.
+        pub kept: usize,
+        /// Filled cells that break it.
+        pub broken: usize,
+    }
+
+    impl std::ops::AddAssign for Seen {
+        fn add_assign(&mut self, other: Seen) {
+            self.solvable += other.solvable;
+            self.kept += other.kept;
+            self.broken += other.broken;
+        }
+    }
+
+    impl Seen {
+        /// Fails unless the checks met satisfiable masks, and filled cells both keeping
+        /// and breaking the rule, at least `least` times each.
+        pub(in crate::variant::constraints) fn assert_useful(&self, least: usize) {
+            assert!(
+                self.solvable >= least && self.kept >= least && self.broken >= least,
+                "too few telling cases: {self:?}"
+            );
+        }
+    }
+
+    /// Checks both promises of `propagators` for a rule that `holds` decides on the whole
+    /// grid's digits (0 in cells the rule does not read), over `trials` trials of random
+    /// masks on the cells read (`extra` and the propagators' cells), each holding a
+    /// satisfying assignment when one turns up at random, with every assignment within
+    /// them tried. Run to a fixed point, the propagators must keep every digit of a
+    /// satisfying assignment, add none, and (when `exact`) keep no other digit; one call
+    /// of each on filled cells must fail exactly when the rule is broken.
     pub(in crate::variant::constraints) fn check(
         rng: &mut ChaCha8Rng,
         size: usize,
@@ -859,25 +1091,39 @@ pub(super) mod harness {
         extra: &[Cell],
         holds: &dyn Fn(&[u32]) -> bool,
         trials: usize,
-    ) {
-        let regions = regions(size);
-        let context = Context {
-            size,
-            regions: &regions,
-        };
-        let mut cells: Vec<usize> = extra.iter().map(|&cell| context.index(cell)).collect();
+        exact: bool,
+    ) -> Seen {
+        let mut cells: Vec<usize> = extra
+            .iter()
+            .map(|&cell| cell.row * size + cell.col)
+            .collect();
         for propagator in propagators {
             cells.extend(propagator.cells());
         }
         cells.sort_unstable();
         cells.dedup();
-        let all = context.all_digits();
+        let all: Mask = (1 << size) - 1;
+        let mut seen = Seen::default();
+        let mut digits = vec![0u32; size * size];
         for _ in 0..trials {
-            // Random masks, narrowed until the assignments are few enough to try.
+            let planted = (0..2000).find_map(|_| {
+                for &cell in &cells {
+                    digits[cell] = below(rng, size) as u32 + 1;
+                }
+                holds(&digits).then(|| digits.clone())
+            });
+            // Random masks around the planted digits, narrowed until the assignments are
+            // few enough to try.
             let mut masks = vec![all; size * size];
+            let mut fixed = vec![0 as Mask; size * size];
             for &cell in &cells {
-                let keep = (rng.next_u64() as Mask | rng.next_u64() as Mask) & all;
-                masks[cell] = if keep == 0 { all } else { keep };
+                if let Some(planted) = &planted {
+                    fixed[cell] = 1 << (planted[cell] - 1);
+                }
+                masks[cell] = ((rng.next_u64() | rng.next_u64()) as Mask & all) | fixed[cell];
+                if masks[cell] == 0 {
+                    masks[cell] = all;
+                }
             }
             let count = |masks: &[Mask]| {
                 cells
@@ -885,18 +1131,17 @@ pub(super) mod harness {
                     .map(|&cell| masks[cell].count_ones() as f64)
                     .product::<f64>()
             };
-            while count(&masks) > 40_000.0 {
+            while count(&masks) > 20_000.0 {
                 let cell = cells[below(rng, cells.len())];
-                if masks[cell].count_ones() > 1 {
-                    let bit = 1 << masks[cell].trailing_zeros();
-                    masks[cell] &= !bit;
+                let spare = masks[cell] & !fixed[cell];
+                if masks[cell].count_ones() > 1 && spare != 0 {
+                    let digits: Vec<u32> = (0..32).filter(|d| spare >> d & 1 != 0).collect();
+                    masks[cell] &= !(1 << digits[below(rng, digits.len())]);
                 }
             }
             // Brute force: which digits some satisfying assignment uses.
             let mut support = vec![0 as Mask; size * size];
-            let mut digits = vec![0u32; size * size];
             let mut found: Option<Vec<u32>> = None;
-            // Iterative enumeration over `cells`.
             let choices: Vec<Vec<u32>> = cells
                 .iter()
                 .map(|&cell| {
@@ -929,9 +1174,17 @@ pub(super) mod harness {
             }
             let mut narrowed = masks.clone();
             let fine = settle(propagators, &mut narrowed);
+            for &cell in &cells {
+                assert_eq!(
+                    narrowed[cell] & !masks[cell],
+                    0,
+                    "cell {cell} gained digits"
+                );
+            }
             match &found {
-                None => {}
+                None => assert!(!exact || !fine, "exact, yet kept unsatisfiable {masks:?}"),
                 Some(_) => {
+                    seen.solvable += 1;
                     assert!(fine, "failed though satisfiable: {masks:?}");
                     for &cell in &cells {
                         assert_eq!(
@@ -939,11 +1192,23 @@ pub(super) mod harness {
                             0,
                             "cell {cell} lost a supported digit: {masks:?} -> {narrowed:?}"
                         );
+                        if exact {
+                            assert_eq!(
+                                narrowed[cell], support[cell],
+                                "cell {cell} kept unsupported digits: {masks:?} -> {narrowed:?}"
+                            );
+                        }
                     }
                 }
             }
-            // Completeness: a satisfying filling and a random one.
+            // Completeness: a satisfying filling, the same with one cell changed, and a
+            // random one.
             let mut fillings: Vec<Vec<u32>> = found.into_iter().collect();
+            if let Some(found) = fillings.first() {
+                let mut changed = found.clone();
+                changed[cells[below(rng, cells.len())]] = below(rng, size) as u32 + 1;
+                fillings.push(changed);
+            }
             let mut random = vec![0u32; size * size];
             for &cell in &cells {
                 random[cell] = below(rng, size) as u32 + 1;
@@ -954,16 +1219,25 @@ pub(super) mod harness {
                 for &cell in &cells {
                     filled[cell] = 1 << (filling[cell] - 1);
                 }
-                let fine = settle(propagators, &mut filled);
-                assert_eq!(fine, holds(&filling), "filled {filling:?}");
+                let fine = propagators
+                    .iter()
+                    .all(|propagator| propagator.propagate(&mut filled.clone()).is_ok());
+                let holds = holds(&filling);
+                assert_eq!(fine, holds, "filled {filling:?}");
+                if holds {
+                    seen.kept += 1;
+                } else {
+                    seen.broken += 1;
+                }
             }
         }
+        seen
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::harness::{below, check, random_cells, random_path, regions, rng};
+    use super::harness::{Seen, below, check, random_cells, random_path, regions, rng};
     use super::*;
 
     /// Compiles a rule on a line.
@@ -972,15 +1246,17 @@ mod tests {
     /// Decides a rule on the line's digits, given the size and the cells' regions.
     type Holds<'a> = dyn Fn(&[u32], usize, &[Option<usize>]) -> bool + 'a;
 
-    /// Runs `trials` random lines of each size through `check`.
+    /// Runs random lines of each size through `check`; what the checks met.
     fn lines(
         seed: u64,
         lengths: std::ops::RangeInclusive<usize>,
         path: bool,
+        exact: bool,
         build: &Build<'_>,
         holds: &Holds<'_>,
-    ) {
+    ) -> Seen {
         let mut rng = rng(seed);
+        let mut seen = Seen::default();
         for size in [4, 5, 6, 9] {
             let regions = regions(size);
             let context = Context {
@@ -1003,76 +1279,85 @@ mod tests {
                         cells.iter().map(|&cell| regions_ref[cell]).collect();
                     holds(&digits, size, &regions)
                 };
-                check(&mut rng, size, &propagators, &line, &holds, 8);
+                seen += check(&mut rng, size, &propagators, &line, &holds, 8, exact);
             }
         }
+        seen
+    }
+
+    /// Whether no two of `classes` in a run of three (or on a line of two) are equal.
+    fn three_apart(classes: &[u32]) -> bool {
+        classes
+            .windows(3.min(classes.len()).max(1))
+            .all(|w| (0..w.len()).all(|i| (i + 1..w.len()).all(|j| w[i] != w[j])))
     }
 
     #[test]
-    fn thermometers() {
-        lines(1, 1..=5, true, &thermometer, &|d, _, _| {
+    fn thermometer_promises() {
+        lines(1, 1..=6, true, true, &thermometer, &|d, _, _| {
             d.windows(2).all(|w| w[0] < w[1])
-        });
-        lines(2, 1..=5, true, &slow_thermometer, &|d, _, _| {
-            d.windows(2).all(|w| w[0] <= w[1])
-        });
+        })
+        .assert_useful(20);
     }
 
     #[test]
-    fn palindromes_and_renban() {
-        lines(3, 1..=6, true, &palindrome, &|d, _, _| {
+    fn slow_thermometer_promises() {
+        lines(2, 1..=6, true, true, &slow_thermometer, &|d, _, _| {
+            d.windows(2).all(|w| w[0] <= w[1])
+        })
+        .assert_useful(20);
+    }
+
+    #[test]
+    fn palindrome_promises() {
+        lines(3, 1..=6, true, true, &palindrome, &|d, _, _| {
             d.iter().eq(d.iter().rev())
-        });
-        lines(4, 1..=5, false, &renban, &|d, _, _| {
+        })
+        .assert_useful(20);
+    }
+
+    #[test]
+    fn renban_promises() {
+        lines(4, 1..=6, false, false, &renban, &|d, _, _| {
             let mut sorted = d.to_vec();
             sorted.sort_unstable();
             sorted.windows(2).all(|w| w[1] == w[0] + 1)
-        });
+        })
+        .assert_useful(20);
     }
 
     #[test]
-    fn whispers_and_nabner() {
-        for difference in [1, 2, 3, 5] {
-            lines(
+    fn whispers_promises() {
+        let mut seen = Seen::default();
+        // 2, 3, 3 and 5: the default, half the size rounded up, for 4, 5, 6 and 9.
+        for difference in [1, 2, 3, 5, 7] {
+            seen += lines(
                 5 + u64::from(difference),
                 1..=5,
+                true,
                 true,
                 &|line, context| whispers(line, difference, context),
                 &|d, _, _| d.windows(2).all(|w| w[0].abs_diff(w[1]) >= difference),
             );
         }
-        lines(6, 1..=4, false, &nabner, &|d, _, _| {
-            (0..d.len()).all(|i| (i + 1..d.len()).all(|j| d[i].abs_diff(d[j]) >= 2))
-        });
+        seen.assert_useful(20);
     }
 
     #[test]
-    fn between_and_lockout() {
-        lines(7, 2..=5, true, &between, &|d, _, _| {
+    fn between_promises() {
+        lines(20, 1..=6, true, true, &between, &|d, _, _| {
             let n = d.len();
             n <= 2 || {
                 let (a, b) = (d[0].min(d[n - 1]), d[0].max(d[n - 1]));
                 d[1..n - 1].iter().all(|&m| a < m && m < b)
             }
-        });
-        for difference in [1, 2, 4] {
-            lines(
-                8,
-                2..=5,
-                true,
-                &|line, context| lockout(line, difference, context),
-                &|d, _, _| {
-                    let n = d.len();
-                    let (a, b) = (d[0].min(d[n - 1]), d[0].max(d[n - 1]));
-                    b - a >= difference && d[1..n - 1].iter().all(|&m| m < a || m > b)
-                },
-            );
-        }
+        })
+        .assert_useful(20);
     }
 
     #[test]
-    fn sums_on_lines() {
-        lines(9, 1..=5, true, &region_sum, &|d, _, regions| {
+    fn region_sum_promises() {
+        let mut seen = lines(21, 1..=6, true, true, &region_sum, &|d, _, regions| {
             let mut sums: Vec<u32> = Vec::new();
             let mut last = None;
             for (digit, region) in d.iter().zip(regions) {
@@ -1084,57 +1369,66 @@ mod tests {
             }
             sums.windows(2).all(|w| w[0] == w[1])
         });
-        lines(10, 1..=5, true, &zipper, &|d, _, _| {
-            let n = d.len();
-            let mut sums: Vec<u32> = (0..n / 2).map(|i| d[i] + d[n - 1 - i]).collect();
-            if n % 2 == 1 {
-                sums.push(d[n / 2]);
+        // Some cells in no region, which the line skips without starting a new segment;
+        // and lines that come back to a region they left.
+        let mut rng = rng(22);
+        for size in [4, 5, 6] {
+            let regions: Vec<Option<usize>> = (0..size * size)
+                .map(|_| match below(&mut rng, 4) {
+                    0 => None,
+                    region => Some(region),
+                })
+                .collect();
+            let context = Context {
+                size,
+                regions: &regions,
+            };
+            for _ in 0..15 {
+                let length = 2 + below(&mut rng, 5);
+                let line = random_cells(&mut rng, size, length);
+                let propagators = region_sum(&line, &context);
+                let cells: Vec<usize> = line.iter().map(|&cell| context.index(cell)).collect();
+                let holds = |grid: &[u32]| {
+                    let mut sums: Vec<u32> = Vec::new();
+                    let mut last = None;
+                    for &cell in &cells {
+                        let Some(region) = regions[cell] else {
+                            continue;
+                        };
+                        if last != Some(region) {
+                            sums.push(0);
+                            last = Some(region);
+                        }
+                        *sums.last_mut().unwrap() += grid[cell];
+                    }
+                    sums.windows(2).all(|w| w[0] == w[1])
+                };
+                seen += check(&mut rng, size, &propagators, &line, &holds, 6, true);
             }
-            sums.windows(2).all(|w| w[0] == w[1])
-        });
-        lines(11, 2..=5, true, &double_arrow, &|d, _, _| {
-            let n = d.len();
-            n <= 2 || d[0] + d[n - 1] == d[1..n - 1].iter().sum::<u32>()
-        });
+        }
+        seen.assert_useful(20);
     }
 
     #[test]
-    fn entropic_and_modular() {
+    fn entropic_promises() {
+        // The peer's split, written out for each size.
         let groups = |size: usize| -> [u32; 3] {
             match size {
-                3 => [1, 1, 1],
                 4 => [1, 2, 1],
                 5 => [2, 1, 2],
                 6 => [2, 2, 2],
-                7 => [2, 3, 2],
-                8 => [3, 2, 3],
                 _ => [3, 3, 3],
             }
         };
-        let windows = |classes: Vec<u32>| {
-            classes
-                .windows(3.min(classes.len()))
-                .all(|w| (0..w.len()).all(|i| (i + 1..w.len()).all(|j| w[i] != w[j])))
-        };
-        lines(12, 1..=5, true, &entropic, &|d, size, _| {
+        lines(23, 1..=6, true, true, &entropic, &|d, size, _| {
             let [low, middle, _] = groups(size);
-            windows(
-                d.iter()
-                    .map(|&x| {
-                        if x <= low {
-                            0
-                        } else if x <= low + middle {
-                            1
-                        } else {
-                            2
-                        }
-                    })
-                    .collect(),
-            )
-        });
-        lines(13, 1..=5, true, &modular, &|d, _, _| {
-            windows(d.iter().map(|&x| x % 3).collect())
-        });
+            let classes: Vec<u32> = d
+                .iter()
+                .map(|&x| u32::from(x > low) + u32::from(x > low + middle))
+                .collect();
+            three_apart(&classes)
+        })
+        .assert_useful(20);
         assert_eq!(
             (1..=9).map(|d| entropy(d, 9)).collect::<Vec<_>>(),
             [0, 0, 0, 1, 1, 1, 2, 2, 2]
@@ -1147,6 +1441,111 @@ mod tests {
             (1..=5).map(|d| entropy(d, 5)).collect::<Vec<_>>(),
             [0, 0, 1, 2, 2]
         );
+        assert_eq!(
+            (1..=8).map(|d| entropy(d, 8)).collect::<Vec<_>>(),
+            [0, 0, 0, 1, 1, 2, 2, 2]
+        );
+    }
+
+    #[test]
+    fn modular_promises() {
+        lines(24, 1..=6, true, true, &modular, &|d, _, _| {
+            three_apart(&d.iter().map(|&x| x % 3).collect::<Vec<_>>())
+        })
+        .assert_useful(20);
+    }
+
+    #[test]
+    fn zipper_promises() {
+        lines(25, 1..=6, true, true, &zipper, &|d, _, _| {
+            let n = d.len();
+            let mut sums: Vec<u32> = (0..n / 2).map(|i| d[i] + d[n - 1 - i]).collect();
+            if n % 2 == 1 {
+                sums.push(d[n / 2]);
+            }
+            sums.windows(2).all(|w| w[0] == w[1])
+        })
+        .assert_useful(20);
+    }
+
+    #[test]
+    fn double_arrow_promises() {
+        lines(26, 1..=6, true, true, &double_arrow, &|d, _, _| {
+            let n = d.len();
+            n <= 2 || d[0] + d[n - 1] == d[1..n - 1].iter().sum::<u32>()
+        })
+        .assert_useful(20);
+    }
+
+    #[test]
+    fn lockout_promises() {
+        let mut seen = Seen::default();
+        // 2, 2, 3 and 4: the peer's difference, half the size rounded down.
+        for difference in [0, 1, 2, 3, 4, 6] {
+            seen += lines(
+                27 + u64::from(difference),
+                1..=5,
+                true,
+                true,
+                &|line, context| lockout(line, difference, context),
+                &|d, _, _| {
+                    let n = d.len();
+                    let (a, b) = (d[0].min(d[n - 1]), d[0].max(d[n - 1]));
+                    n < 2 || (b - a >= difference && d[1..n - 1].iter().all(|&m| m < a || m > b))
+                },
+            );
+        }
+        seen.assert_useful(20);
+    }
+
+    #[test]
+    fn nabner_promises() {
+        lines(40, 1..=6, false, false, &nabner, &|d, _, _| {
+            (0..d.len()).all(|i| (i + 1..d.len()).all(|j| d[i].abs_diff(d[j]) >= 2))
+        })
+        .assert_useful(20);
+    }
+
+    #[test]
+    fn nabner_counts_room() {
+        // Five cells on a 9×9 line need 1, 3, 5, 7 and 9; six cannot fit.
+        let regions = vec![None; 81];
+        let context = Context {
+            size: 9,
+            regions: &regions,
+        };
+        let line: Vec<Cell> = (0..5).map(|col| Cell { row: 0, col }).collect();
+        let mut masks = vec![0b1_1111_1111; 81];
+        nabner(&line, &context)[0].propagate(&mut masks).unwrap();
+        assert_eq!(&masks[..5], &[0b1_0101_0101; 5]);
+        let line: Vec<Cell> = (0..6).map(|col| Cell { row: 0, col }).collect();
+        let mut masks = vec![0b1_1111_1111; 81];
+        assert!(nabner(&line, &context)[0].propagate(&mut masks).is_err());
+    }
+
+    #[test]
+    fn loops_are_read_as_drawn() {
+        // Ends in one cell: a between line then cannot hold, a lockout needs 0 difference.
+        let regions = vec![None; 16];
+        let context = Context {
+            size: 4,
+            regions: &regions,
+        };
+        let square = [(0, 0), (0, 1), (1, 1), (1, 0), (0, 0)].map(|(row, col)| Cell { row, col });
+        let mut masks = vec![0b1111; 16];
+        assert!(between(&square, &context)[0].propagate(&mut masks).is_err());
+        let mut masks = vec![0b1111; 16];
+        assert!(
+            lockout(&square, 1, &context)[0]
+                .propagate(&mut masks)
+                .is_err()
+        );
+        let mut masks = vec![0b1111; 16];
+        masks[0] = 0b0010;
+        lockout(&square, 0, &context)[0]
+            .propagate(&mut masks)
+            .unwrap();
+        assert_eq!([masks[1], masks[5], masks[4]], [0b1101; 3]);
     }
 
     #[test]
