@@ -911,7 +911,7 @@ impl Propagator for Nabner {
                         union |= if j == k { 0 } else { mask & away };
                         j == k || mask & away != 0
                     });
-                    if each && spread(union) > others {
+                    if each && spread(union) >= others {
                         kept |= digit;
                     }
                 }
