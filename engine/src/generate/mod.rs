@@ -588,8 +588,13 @@ mod tests {
         assert!(refused(new(25, None, None, None)));
         assert!(refused(new(9, Some(Level::Beyond), None, None)));
         assert!(refused(new(9, Some(Level::Hard), Some(3.0), None)));
-        let too_low = new(9, None, Some(0.5), None).unwrap_err().to_string();
-        assert!(too_low.ends_with("ratings start at 1.0"), "{too_low}");
+        let too_low = new(9, None, Some(0.5), None).unwrap_err();
+        let named = |option| match option {
+            GenerateOption::SeMin => "se_min",
+            _ => "another option",
+        };
+        let text = too_low.describe(named);
+        assert!(text.starts_with("se_min must") && text.ends_with("ratings start at 1.0"), "{text}");
         assert!(refused(new(9, None, None, Some(9.5))));
         assert!(refused(new(9, None, Some(5.0), Some(4.0))));
         assert!(refused(new(9, None, Some(3.05), Some(3.05))));
