@@ -24,31 +24,9 @@ pub(super) fn little_killer(
     ))]
 }
 
-/// The masks of each cell that keep the cells between `from` and `to` (exclusive) adding
-/// up to `sum`, given `masks` for the line; `None` when they cannot.
-fn between_sum(
-    masks: &[Mask],
-    from: usize,
-    to: usize,
-    sum: usize,
-    size: usize,
-) -> Option<Vec<Mask>> {
-    let middle = &masks[from + 1..to];
-    let most = middle.len() * size;
-    let prefix = prefix_sums(middle, most);
-    let targets = Sums::single(sum, most);
-    let keep = sum_supports(middle, &prefix, &targets);
-    if keep.contains(&0) || !prefix.last().expect("one at least").has(sum) {
-        return None;
-    }
-    let mut out = masks.to_vec();
-    out[from + 1..to].copy_from_slice(&keep);
-    Some(out)
-}
-
 /// A sandwich: the line holds one 1 and one `size` (the crusts), every other cell another
 /// digit, and the digits between the crusts add up to the sum (0 when they touch). Every
-/// placement of the crusts is tried, with an exact sum between them.
+/// placement of the crusts is tried, with an exact sum between them: exact.
 #[derive(Debug)]
 struct Sandwich {
     cells: Vec<usize>,
@@ -66,24 +44,42 @@ impl Propagator for Sandwich {
         let (one, top): (Mask, Mask) = (1, 1 << (self.size - 1));
         let filling = ((1 << self.size) - 1) & !(one | top);
         let line: Vec<Mask> = self.cells.iter().map(|&cell| masks[cell]).collect();
+        let inner: Vec<Mask> = line.iter().map(|&mask| mask & filling).collect();
+        // Cells that can only be crusts.
+        let crusts: Vec<usize> = (0..count).filter(|&i| inner[i] == 0).collect();
+        if crusts.len() > 2 {
+            return Err(Contradiction);
+        }
+        let most = count * self.size;
+        let target = Sums::single(self.sum, most);
         let mut keep = vec![0; count];
         for first in 0..count {
+            if line[first] & (one | top) == 0 || crusts.iter().any(|&i| i < first) {
+                continue;
+            }
+            let prefix = prefix_sums(&inner[first + 1..], most);
             for second in first + 1..count {
-                for (a, b) in [(one, top), (top, one)] {
-                    if line[first] & a == 0 || line[second] & b == 0 {
-                        continue;
-                    }
-                    let mut trial: Vec<Mask> = line.iter().map(|&mask| mask & filling).collect();
-                    trial[first] = a;
-                    trial[second] = b;
-                    if trial.contains(&0) {
-                        continue;
-                    }
-                    if let Some(kept) = between_sum(&trial, first, second, self.sum, self.size) {
-                        for (keep, kept) in keep.iter_mut().zip(kept) {
-                            *keep |= kept;
-                        }
-                    }
+                if crusts.iter().any(|&i| i != first && i != second) {
+                    continue;
+                }
+                let rising = line[first] & one != 0 && line[second] & top != 0;
+                let falling = line[first] & top != 0 && line[second] & one != 0;
+                let between = second - first - 1;
+                if !(rising || falling) || !prefix[between].has(self.sum) {
+                    continue;
+                }
+                let middle = &inner[first + 1..second];
+                let kept = sum_supports(middle, &prefix[..=between], &target);
+                keep[first] |= if rising { one } else { 0 } | if falling { top } else { 0 };
+                keep[second] |= if rising { top } else { 0 } | if falling { one } else { 0 };
+                for (index, keep) in keep.iter_mut().enumerate() {
+                    *keep |= if index < first || index > second {
+                        inner[index]
+                    } else if index > first && index < second {
+                        kept[index - first - 1]
+                    } else {
+                        0
+                    };
                 }
             }
         }
@@ -168,9 +164,12 @@ pub(super) fn x_sum(cells: &[Cell], sum: u32, context: &Context) -> Vec<Box<dyn 
     })]
 }
 
-/// A skyscraper clue: a digit is visible when it is greater than every digit before it;
-/// exactly `visible` are. Exact: the (highest digit, number seen) states reachable from
-/// the clue meet those from which the far end can be reached with the right count.
+/// A skyscraper clue, as the peer states it for a row: read from the clue, each digit is
+/// either higher than every digit before it (seen) or lower than the highest of them
+/// (hidden), never equal to it; the line reaches `size`; exactly `visible` digits are
+/// seen. In a row, which holds each digit once, that is the usual rule. Exact: the
+/// (highest digit, number seen) states reachable from the clue meet those from which the
+/// far end is reached at (`size`, `visible`).
 #[derive(Debug)]
 struct Skyscraper {
     cells: Vec<usize>,
@@ -208,7 +207,7 @@ impl Propagator for Skyscraper {
                     }
                     if digit > top {
                         next[digit] |= seen << 1;
-                    } else {
+                    } else if digit < top {
                         next[top] |= seen;
                     }
                 }
@@ -216,7 +215,8 @@ impl Propagator for Skyscraper {
             forward[index + 1] = next;
         }
         // `backward`: the states after a cell from which the rest reach the count.
-        let mut backward: States = [1 << self.visible; 17];
+        let mut backward: States = [0; 17];
+        backward[size] = 1 << self.visible;
         let mut keep = vec![0; count];
         for index in (0..count).rev() {
             let mut before = [0; 17];
@@ -228,8 +228,10 @@ impl Propagator for Skyscraper {
                 for top in 0..=size {
                     let after = if digit > top {
                         backward[digit] >> 1
-                    } else {
+                    } else if digit < top {
                         backward[top]
+                    } else {
+                        0
                     };
                     before[top] |= after;
                     if forward[index][top] & after != 0 {
@@ -252,7 +254,9 @@ impl Propagator for Skyscraper {
     }
 }
 
-/// Seen from the clue, higher digits hiding lower ones, `visible` digits are seen.
+/// Seen from the clue, higher digits hiding lower ones, `visible` digits are seen (the
+/// rule on the line alone is stated on the propagator: the line reaches `size`, and no
+/// digit equals the highest before it).
 pub(super) fn skyscraper(
     cells: &[Cell],
     visible: u32,
@@ -267,11 +271,12 @@ pub(super) fn skyscraper(
 
 #[cfg(test)]
 mod tests {
-    use super::super::lines::harness::{below, check, random_cells, regions, rng};
+    use super::super::lines::harness::{Seen, below, check, random_cells, regions, rng};
     use super::*;
+    use rand_chacha::ChaCha8Rng;
 
     /// A whole row or column read from a random side.
-    fn random_line(rng: &mut rand_chacha::ChaCha8Rng, size: usize) -> Vec<Cell> {
+    fn random_line(rng: &mut ChaCha8Rng, size: usize) -> Vec<Cell> {
         let fixed = below(rng, size);
         let in_row = below(rng, 2) == 0;
         let mut cells: Vec<Cell> = (0..size)
@@ -289,19 +294,64 @@ mod tests {
         cells
     }
 
+    /// The digits 1 to `size` in a random order.
+    fn permutation(rng: &mut ChaCha8Rng, size: usize) -> Vec<u32> {
+        let mut digits: Vec<u32> = (1..=size as u32).collect();
+        for i in (1..size).rev() {
+            digits.swap(i, below(rng, i + 1));
+        }
+        digits
+    }
+
+    /// The sandwich sum of digits (the sum between the one 1 and the one `size`).
+    fn sandwich_of(digits: &[u32], size: usize) -> Option<u32> {
+        let ones: Vec<usize> = (0..digits.len()).filter(|&i| digits[i] == 1).collect();
+        let tops: Vec<usize> = (0..digits.len())
+            .filter(|&i| digits[i] == size as u32)
+            .collect();
+        let (&[one], &[top]) = (&ones[..], &tops[..]) else {
+            return None;
+        };
+        Some(digits[one.min(top) + 1..one.max(top)].iter().sum())
+    }
+
+    /// The X-sum of digits: the first `digits[0]` of them added up.
+    fn x_sum_of(digits: &[u32]) -> Option<u32> {
+        let x = digits[0] as usize;
+        (x <= digits.len()).then(|| digits[..x].iter().sum())
+    }
+
+    /// How many skyscrapers are seen, when the digits reach `size` and none equals the
+    /// highest before it.
+    fn skyscrapers_of(digits: &[u32], size: usize) -> Option<u32> {
+        let (mut top, mut seen) = (0, 0);
+        for &digit in digits {
+            if digit == top {
+                return None;
+            }
+            if digit > top {
+                top = digit;
+                seen += 1;
+            }
+        }
+        (top == size as u32).then_some(seen)
+    }
+
     /// Compiles a clue of a value on its cells.
     type Build<'a> = dyn Fn(&[Cell], u32, &Context) -> Vec<Box<dyn Propagator>> + 'a;
 
-    /// Runs random clues of each size through `check`.
+    /// Runs random clues of each size through `check`: the cells from `line`, the value
+    /// from `value` (given the cells' count); what the checks met.
     fn clues(
         seed: u64,
         sizes: &[usize],
-        line: &dyn Fn(&mut rand_chacha::ChaCha8Rng, usize) -> Vec<Cell>,
-        value: &dyn Fn(&mut rand_chacha::ChaCha8Rng, usize) -> u32,
+        line: &dyn Fn(&mut ChaCha8Rng, usize) -> Vec<Cell>,
+        value: &dyn Fn(&mut ChaCha8Rng, usize, usize) -> u32,
         build: &Build<'_>,
         holds: &dyn Fn(&[u32], u32, usize) -> bool,
-    ) {
+    ) -> Seen {
         let mut rng = rng(seed);
+        let mut seen = Seen::default();
         for &size in sizes {
             let regions = regions(size);
             let context = Context {
@@ -310,20 +360,21 @@ mod tests {
             };
             for _ in 0..15 {
                 let cells = line(&mut rng, size);
-                let value = value(&mut rng, size);
+                let value = value(&mut rng, size, cells.len());
                 let propagators = build(&cells, value, &context);
                 let indices: Vec<usize> = cells.iter().map(|&cell| context.index(cell)).collect();
                 let holds = |grid: &[u32]| {
                     let digits: Vec<u32> = indices.iter().map(|&cell| grid[cell]).collect();
                     holds(&digits, value, size)
                 };
-                check(&mut rng, size, &propagators, &cells, &holds, 6);
+                seen += check(&mut rng, size, &propagators, &cells, &holds, 6, true);
             }
         }
+        seen
     }
 
     #[test]
-    fn little_killers() {
+    fn little_killer_promises() {
         clues(
             21,
             &[4, 5, 6, 9],
@@ -331,62 +382,74 @@ mod tests {
                 let length = 1 + below(rng, 5);
                 random_cells(rng, size, length)
             },
-            &|rng, size| below(rng, 3 * size) as u32 + 1,
+            &|rng, size, length| (0..length).map(|_| below(rng, size) as u32 + 1).sum(),
             &little_killer,
             &|d, sum, _| d.iter().sum::<u32>() == sum,
-        );
+        )
+        .assert_useful(20);
     }
 
     #[test]
-    fn sandwiches() {
+    fn sandwich_promises() {
         clues(
             22,
             &[3, 4, 5, 6],
             &random_line,
-            &|rng, size| below(rng, size * (size + 1) / 2) as u32,
-            &sandwich,
-            &|d, sum, size| {
-                let ones: Vec<usize> = (0..d.len()).filter(|&i| d[i] == 1).collect();
-                let tops: Vec<usize> = (0..d.len()).filter(|&i| d[i] == size as u32).collect();
-                ones.len() == 1 && tops.len() == 1 && {
-                    let (a, b) = (ones[0].min(tops[0]), ones[0].max(tops[0]));
-                    d[a + 1..b].iter().sum::<u32>() == sum
-                }
+            &|rng, size, _| match below(rng, 4) {
+                0 => below(rng, size * size) as u32,
+                _ => sandwich_of(&permutation(rng, size), size).unwrap(),
             },
-        );
+            &sandwich,
+            &|d, sum, size| sandwich_of(d, size) == Some(sum),
+        )
+        .assert_useful(20);
     }
 
     #[test]
-    fn x_sums() {
+    fn x_sum_promises() {
         clues(
             23,
             &[3, 4, 5, 6],
             &random_line,
-            &|rng, size| below(rng, size * (size + 1) / 2) as u32 + 1,
+            &|rng, size, _| match below(rng, 4) {
+                0 => below(rng, size * size) as u32 + 1,
+                _ => x_sum_of(&permutation(rng, size)).unwrap(),
+            },
             &x_sum,
-            &|d, sum, _| d[..d[0] as usize].iter().sum::<u32>() == sum,
-        );
+            &|d, sum, _| x_sum_of(d) == Some(sum),
+        )
+        .assert_useful(20);
     }
 
     #[test]
-    fn skyscrapers() {
+    fn skyscraper_promises() {
         clues(
             24,
             &[3, 4, 5, 6],
             &random_line,
-            &|rng, size| below(rng, size + 1) as u32,
-            &skyscraper,
-            &|d, visible, _| {
-                let mut top = 0;
-                let mut seen = 0;
-                for &x in d {
-                    if x > top {
-                        top = x;
-                        seen += 1;
-                    }
-                }
-                seen == visible
+            &|rng, size, _| match below(rng, 4) {
+                0 => below(rng, size + 1) as u32,
+                _ => skyscrapers_of(&permutation(rng, size), size).unwrap(),
             },
-        );
+            &skyscraper,
+            &|d, visible, size| skyscrapers_of(d, size) == Some(visible),
+        )
+        .assert_useful(20);
+    }
+
+    #[test]
+    fn skyscraper_of_one_is_the_tallest_first() {
+        let regions = regions(9);
+        let context = Context {
+            size: 9,
+            regions: &regions,
+        };
+        let row: Vec<Cell> = (0..9).map(|col| Cell { row: 0, col }).collect();
+        let mut masks = vec![0b1_1111_1111; 81];
+        skyscraper(&row, 1, &context)[0]
+            .propagate(&mut masks)
+            .unwrap();
+        assert_eq!(masks[0], 0b1_0000_0000);
+        assert!(masks[1..9].iter().all(|&mask| mask == 0b0_1111_1111));
     }
 }
