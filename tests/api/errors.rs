@@ -527,8 +527,9 @@ async fn a_fault_at_the_start_of_a_line_is_at_column_one_and_an_unknown_field_na
         ),
         (
             r#"{"grid": "", "grid_size": 9}"#,
-            "unknown field `grid_size`, expected one of `grid`, `unique`, `order`, \
-             `timeout_ms` at line 1 column 24",
+            "unknown field `grid_size`, expected one of `grid`, `rules`, `fpuzzles`, `unique`, \
+             `order`, `timeout_ms`, `max_solutions`, `true_candidates`, \
+             `max_solutions_per_candidate` at line 1 column 24",
         ),
     ] {
         let answer = post_raw(&app, "/solve", "application/json", body).await;

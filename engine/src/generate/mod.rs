@@ -594,7 +594,10 @@ mod tests {
             _ => "another option",
         };
         let text = too_low.describe(named);
-        assert!(text.starts_with("se_min must") && text.ends_with("ratings start at 1.0"), "{text}");
+        assert!(
+            text.starts_with("se_min must") && text.ends_with("ratings start at 1.0"),
+            "{text}"
+        );
         assert!(refused(new(9, None, None, Some(9.5))));
         assert!(refused(new(9, None, Some(5.0), Some(4.0))));
         assert!(refused(new(9, None, Some(3.05), Some(3.05))));
