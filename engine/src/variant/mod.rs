@@ -3,7 +3,7 @@
 //! solved, counted, checked, with true candidates.
 //!
 //! Data flows one way: input (f-puzzles JSON, a link, or the native rules) → [`Puzzle`] →
-//! [`solve`] or [`check`]. Classic Sudoku is the rule set with nothing added, but classic
+//! [`solve`] or [`check()`]. Classic Sudoku is the rule set with nothing added, but classic
 //! grids keep their own faster engines in [`crate::solver`].
 
 mod check;

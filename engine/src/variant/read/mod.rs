@@ -46,7 +46,7 @@ pub enum VariantInputError {
         /// Its name.
         name: String,
     },
-    /// The document is larger than [`MAX_DOCUMENT_BYTES`].
+    /// The document is larger than 512 KiB.
     #[error("{path}: the document is larger than {MAX_DOCUMENT_BYTES} bytes")]
     TooLarge {
         /// The field that held it.
