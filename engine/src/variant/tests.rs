@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
-use super::model::{Cell, Constraint, NegativeKind, Origin, Puzzle, Relation, Rule};
+use super::model::{Cell, Constraint, Indexer, NegativeKind, Origin, Puzzle, Relation, Rule};
 use super::{VariantSolveOptions, check, solve};
 use crate::solver::{Cancellation, Order};
 
@@ -75,12 +75,94 @@ impl Random {
             }
         }
     }
+
+    /// A path of up to `length` different cells, each a king's move from the one before
+    /// (shorter when it gets stuck).
+    fn line(&mut self, size: usize, length: usize) -> Vec<Cell> {
+        let mut line = vec![self.cell(size)];
+        while line.len() < length {
+            let last = line[line.len() - 1];
+            let steps: Vec<Cell> = (0..9)
+                .map(|step| {
+                    (
+                        last.row as isize + step / 3 - 1,
+                        last.col as isize + step % 3 - 1,
+                    )
+                })
+                .filter(|&(r, c)| {
+                    (0..size as isize).contains(&r) && (0..size as isize).contains(&c)
+                })
+                .map(|(r, c)| Cell {
+                    row: r as usize,
+                    col: c as usize,
+                })
+                .filter(|cell| !line.contains(cell))
+                .collect();
+            if steps.is_empty() {
+                break;
+            }
+            line.push(steps[self.below(steps.len())]);
+        }
+        line
+    }
+
+    /// A path as [`Random::line`] draws it, from `low` to `high` cells long.
+    fn walk(&mut self, size: usize, low: usize, high: usize) -> Vec<Cell> {
+        let length = self.between(low, high);
+        self.line(size, length)
+    }
+
+    /// A whole diagonal from an edge of the grid to the other, through a random cell.
+    fn diagonal(&mut self, size: usize) -> Vec<Cell> {
+        let (dr, dc): (isize, isize) = (
+            if self.chance(50) { 1 } else { -1 },
+            if self.chance(50) { 1 } else { -1 },
+        );
+        let inside =
+            |r: isize, c: isize| (0..size as isize).contains(&r) && (0..size as isize).contains(&c);
+        let cell = self.cell(size);
+        let (mut r, mut c) = (cell.row as isize, cell.col as isize);
+        while inside(r - dr, c - dc) {
+            (r, c) = (r - dr, c - dc);
+        }
+        let mut cells = Vec::new();
+        while inside(r, c) {
+            cells.push(Cell {
+                row: r as usize,
+                col: c as usize,
+            });
+            (r, c) = (r + dr, c + dc);
+        }
+        cells
+    }
+
+    /// A whole row or column, read from a random side.
+    fn whole_line(&mut self, size: usize) -> Vec<Cell> {
+        let index = self.below(size);
+        let mut cells: Vec<Cell> = if self.chance(50) {
+            (0..size).map(|col| Cell { row: index, col }).collect()
+        } else {
+            (0..size).map(|row| Cell { row, col: index }).collect()
+        };
+        if self.chance(50) {
+            cells.reverse();
+        }
+        cells
+    }
 }
 
-/// A random rule of the kinds this search's tests cover.
-fn random_rule(random: &mut Random, size: usize) -> Rule {
+/// A random rule of every kind; sums and counts are often read from `solution`, a grid of
+/// the rows and columns, so that they can hold.
+fn random_rule(random: &mut Random, size: usize, solution: &[u8]) -> Rule {
     let digit = |random: &mut Random| random.between(1, size) as u8;
-    match random.below(16) {
+    let digits = |cells: &[Cell]| -> Vec<u32> {
+        cells
+            .iter()
+            .map(|cell| u32::from(solution[cell.row * size + cell.col]))
+            .collect()
+    };
+    let size32 = size as u32;
+    match random.below(35) {
         0 => Rule::Distinct {
             cells: {
                 let count = random.between(2, size + 1);
@@ -146,7 +228,7 @@ fn random_rule(random: &mut Random, size: usize) -> Rule {
                 .map(|_| random.between(1, size + 1) as u8)
                 .collect(),
         },
-        _ => {
+        15 => {
             let (row, col) = (random.below(size - 1), random.below(size - 1));
             let cells = vec![
                 Cell { row, col },
@@ -160,13 +242,144 @@ fn random_rule(random: &mut Random, size: usize) -> Rule {
             let digits = (0..random.between(1, 4)).map(|_| digit(random)).collect();
             Rule::Quadruple { cells, digits }
         }
+        16 => Rule::Thermometer(random.walk(size, 2, size)),
+        17 => Rule::SlowThermometer(random.walk(size, 2, size + 1)),
+        18 => Rule::Palindrome(random.walk(size, 2, 2 * size)),
+        19 => Rule::Renban(random.walk(size, 1, size + 1)),
+        20 => Rule::Whispers {
+            cells: random.walk(size, 2, size + 2),
+            difference: random.between(1, size.div_ceil(2)) as u32,
+        },
+        21 => Rule::Between(random.walk(size, 1, size)),
+        22 => Rule::RegionSumLine(random.walk(size, 2, size + 3)),
+        23 => Rule::EntropicLine(random.walk(size, 1, size + 2)),
+        24 => Rule::ModularLine(random.walk(size, 1, size + 2)),
+        25 => Rule::ZipperLine(random.walk(size, 1, size + 3)),
+        26 => Rule::DoubleArrow(random.walk(size, 1, size + 1)),
+        27 => Rule::Lockout {
+            cells: random.walk(size, 1, size),
+            difference: random.between(0, size / 2 + 1) as u32,
+        },
+        28 => Rule::Nabner(random.walk(size, 1, size.div_ceil(2) + 1)),
+        29 => {
+            let cells = random.diagonal(size);
+            let sum = if random.chance(70) {
+                digits(&cells).iter().sum()
+            } else {
+                random.between(1, cells.len() * size) as u32
+            };
+            Rule::LittleKiller { cells, sum }
+        }
+        30 => {
+            let cells = random.whole_line(size);
+            let sum = match sandwich(&digits(&cells), size32) {
+                Some(sum) if random.chance(70) => sum,
+                _ => random.between(0, size * (size - 1) / 2 - 1) as u32,
+            };
+            Rule::Sandwich { cells, sum }
+        }
+        31 => {
+            let cells = random.whole_line(size);
+            let sum = match x_sum(&digits(&cells)) {
+                Some(sum) if random.chance(70) => sum,
+                _ => random.between(1, size * (size + 1) / 2) as u32,
+            };
+            Rule::XSum { cells, sum }
+        }
+        32 => {
+            let cells = random.whole_line(size);
+            let visible = if random.chance(70) {
+                seen(&digits(&cells))
+            } else {
+                random.between(1, size) as u32
+            };
+            Rule::Skyscraper { cells, visible }
+        }
+        33 => {
+            let count = random.between(1, size);
+            let (cells, clones) = if random.chance(70) {
+                // A shape and its copy moved elsewhere, as drawn in puzzles.
+                let cells = random.line(size, count);
+                let (dr, dc) = (random.below(size), random.below(size));
+                let clones = cells
+                    .iter()
+                    .map(|cell| Cell {
+                        row: (cell.row + dr) % size,
+                        col: (cell.col + dc) % size,
+                    })
+                    .collect();
+                (cells, clones)
+            } else {
+                (random.cells(size, count), random.cells(size, count))
+            };
+            Rule::Clone { cells, clones }
+        }
+        _ => {
+            let indexer = match random.below(3) {
+                0 => Indexer::Row,
+                1 => Indexer::Column,
+                _ => Indexer::Box,
+            };
+            let cells = if random.chance(50) {
+                random.whole_line(size)
+            } else {
+                let count = random.between(1, 3);
+                random.cells(size, count)
+            };
+            Rule::Indexer { indexer, cells }
+        }
     }
 }
 
-/// Whether the filled `grid` satisfies `rule`, among the puzzle's `constraints`: the rules
-/// read directly, as the peer states them.
-fn satisfied(rule: &Rule, constraints: &[Constraint], grid: &[u8], size: usize) -> bool {
+/// The sum between the one 1 and the one `size` of `digits`; none unless each is there once.
+fn sandwich(digits: &[u32], size: u32) -> Option<u32> {
+    let one: Vec<usize> = (0..digits.len()).filter(|&i| digits[i] == 1).collect();
+    let top: Vec<usize> = (0..digits.len()).filter(|&i| digits[i] == size).collect();
+    match (one.as_slice(), top.as_slice()) {
+        (&[a], &[b]) => Some(digits[a.min(b) + 1..a.max(b)].iter().sum()),
+        _ => None,
+    }
+}
+
+/// The sum of the first x digits, x the first digit; none when there are fewer.
+fn x_sum(digits: &[u32]) -> Option<u32> {
+    let x = *digits.first()? as usize;
+    (x <= digits.len()).then(|| digits[..x].iter().sum())
+}
+
+/// How many digits are higher than every digit before them.
+fn seen(digits: &[u32]) -> u32 {
+    let mut highest = 0;
+    let mut seen = 0;
+    for &digit in digits {
+        if digit > highest {
+            highest = digit;
+            seen += 1;
+        }
+    }
+    seen
+}
+
+/// Whether the filled `grid` satisfies `rule`, among the puzzle's `constraints` and with
+/// its `regions`: the rules read directly, as the peer states them.
+fn satisfied(
+    rule: &Rule,
+    constraints: &[Constraint],
+    grid: &[u8],
+    size: usize,
+    regions: &[Option<usize>],
+) -> bool {
     let at = |cell: Cell| u32::from(grid[cell.row * size + cell.col]);
+    let read = |cells: &[Cell]| cells.iter().map(|&cell| at(cell)).collect::<Vec<u32>>();
+    let region = |cell: Cell| regions[cell.row * size + cell.col];
+    // Cells fewer than three apart on the line are in different classes (every run of
+    // three holds all three; a line of two, two of them).
+    let three_classes = |cells: &[Cell], class: &dyn Fn(u32) -> u32| {
+        let digits = read(cells);
+        (0..digits.len())
+            .all(|i| (i + 1..digits.len().min(i + 3)).all(|j| class(digits[i]) != class(digits[j])))
+    };
+    let equal_sums = |sums: &[u32]| sums.windows(2).all(|pair| pair[0] == pair[1]);
     let distinct = |cells: &[Cell]| {
         cells.len() > size
             || cells
@@ -331,7 +544,130 @@ fn satisfied(rule: &Rule, constraints: &[Constraint], grid: &[u8], size: usize) 
                 .count()
                 >= listed
         }),
-        other => unreachable!("no random {other:?}"),
+        Rule::Thermometer(cells) => read(cells).windows(2).all(|pair| pair[0] < pair[1]),
+        Rule::SlowThermometer(cells) => read(cells).windows(2).all(|pair| pair[0] <= pair[1]),
+        Rule::Palindrome(cells) => {
+            let digits = read(cells);
+            digits.iter().eq(digits.iter().rev())
+        }
+        Rule::Renban(cells) => {
+            let mut digits = read(cells);
+            digits.sort_unstable();
+            digits.windows(2).all(|pair| pair[1] == pair[0] + 1)
+        }
+        Rule::Whispers { cells, difference } => read(cells)
+            .windows(2)
+            .all(|pair| pair[0].abs_diff(pair[1]) >= *difference),
+        Rule::Between(cells) => {
+            let digits = read(cells);
+            digits.len() < 3 || {
+                let (first, last) = (digits[0], digits[digits.len() - 1]);
+                let (low, high) = (first.min(last), first.max(last));
+                digits[1..digits.len() - 1]
+                    .iter()
+                    .all(|&digit| low < digit && digit < high)
+            }
+        }
+        Rule::RegionSumLine(cells) => {
+            let mut runs: Vec<(usize, u32)> = Vec::new();
+            for &cell in cells {
+                let Some(region) = region(cell) else {
+                    continue;
+                };
+                match runs.last_mut() {
+                    Some((last, sum)) if *last == region => *sum += at(cell),
+                    _ => runs.push((region, at(cell))),
+                }
+            }
+            let sums: Vec<u32> = runs.iter().map(|&(_, sum)| sum).collect();
+            equal_sums(&sums)
+        }
+        Rule::EntropicLine(cells) => {
+            let s = size as u32;
+            let low = if 2 * (s / 3) + s.div_ceil(3) == s {
+                s / 3
+            } else {
+                s.div_ceil(3)
+            };
+            three_classes(cells, &|digit| {
+                if digit <= low {
+                    0
+                } else if digit > s - low {
+                    2
+                } else {
+                    1
+                }
+            })
+        }
+        Rule::ModularLine(cells) => three_classes(cells, &|digit| digit % 3),
+        Rule::ZipperLine(cells) => {
+            let digits = read(cells);
+            let n = digits.len();
+            let mut sums: Vec<u32> = (0..n / 2).map(|i| digits[i] + digits[n - 1 - i]).collect();
+            if n % 2 == 1 {
+                sums.push(digits[n / 2]);
+            }
+            equal_sums(&sums)
+        }
+        Rule::DoubleArrow(cells) => {
+            let digits = read(cells);
+            let n = digits.len();
+            n <= 2 || digits[0] + digits[n - 1] == digits[1..n - 1].iter().sum::<u32>()
+        }
+        Rule::Lockout { cells, difference } => {
+            let digits = read(cells);
+            digits.len() < 2 || {
+                let (first, last) = (digits[0], digits[digits.len() - 1]);
+                let (low, high) = (first.min(last), first.max(last));
+                high - low >= *difference
+                    && digits[1..digits.len() - 1]
+                        .iter()
+                        .all(|&digit| digit < low || digit > high)
+            }
+        }
+        Rule::Nabner(cells) => {
+            let digits = read(cells);
+            (0..digits.len())
+                .all(|i| (i + 1..digits.len()).all(|j| digits[i].abs_diff(digits[j]) >= 2))
+        }
+        Rule::LittleKiller { cells, sum } => read(cells).iter().sum::<u32>() == *sum,
+        Rule::Sandwich { cells, sum } => sandwich(&read(cells), size as u32) == Some(*sum),
+        Rule::XSum { cells, sum } => x_sum(&read(cells)) == Some(*sum),
+        Rule::Skyscraper { cells, visible } => seen(&read(cells)) == *visible,
+        Rule::Clone { cells, clones } => read(cells) == read(clones),
+        // As the peer reads indexers (dclamage's RowIndexerConstraint and its kin): the
+        // digit names a row of the cell's column, a column of its row, or a position of its
+        // region, which holds the cell's own row, column or position (counted from 1).
+        Rule::Indexer { indexer, cells } => cells.iter().all(|&cell| {
+            let digit = at(cell) as usize;
+            match indexer {
+                Indexer::Row => {
+                    at(Cell {
+                        row: digit - 1,
+                        ..cell
+                    }) as usize
+                        == cell.row + 1
+                }
+                Indexer::Column => {
+                    at(Cell {
+                        col: digit - 1,
+                        ..cell
+                    }) as usize
+                        == cell.col + 1
+                }
+                Indexer::Box => region(cell).is_none_or(|own| {
+                    let members: Vec<Cell> = (0..size * size)
+                        .map(|index| Cell {
+                            row: index / size,
+                            col: index % size,
+                        })
+                        .filter(|&other| region(other) == Some(own))
+                        .collect();
+                    let position = members.iter().position(|&other| other == cell).unwrap();
+                    at(members[digit - 1]) as usize == position + 1
+                }),
+            }
+        }),
     }
 }
 
@@ -343,10 +679,15 @@ fn keeps(puzzle: &Puzzle, grid: &[u8]) -> bool {
         .iter()
         .zip(grid)
         .all(|(given, digit)| given.is_none_or(|given| given == *digit))
-        && puzzle
-            .constraints
-            .iter()
-            .all(|constraint| satisfied(&constraint.rule, &puzzle.constraints, grid, puzzle.size))
+        && puzzle.constraints.iter().all(|constraint| {
+            satisfied(
+                &constraint.rule,
+                &puzzle.constraints,
+                grid,
+                puzzle.size,
+                &puzzle.regions,
+            )
+        })
 }
 
 /// Every Latin square of `size`, and, when `regions` is given, only those whose regions
@@ -506,7 +847,7 @@ fn four_by_four_against_every_grid() {
             });
         }
         let constraints = (0..random.between(1, 4))
-            .map(|index| constraint(index, random_rule(&mut random, 4)))
+            .map(|index| constraint(index, random_rule(&mut random, 4, source)))
             .collect();
         let puzzle = Puzzle {
             size: 4,
@@ -546,7 +887,7 @@ fn filled_grids_break_exactly_the_rules_they_break() {
     for round in 0..3000 {
         let grid = &latin[random.below(latin.len())];
         let constraints: Vec<Constraint> = (0..random.between(1, 4))
-            .map(|index| constraint(index, random_rule(&mut random, 4)))
+            .map(|index| constraint(index, random_rule(&mut random, 4, grid)))
             .collect();
         let puzzle = Puzzle {
             size: 4,
@@ -571,7 +912,9 @@ fn filled_grids_break_exactly_the_rules_they_break() {
             puzzle
                 .constraints
                 .iter()
-                .filter(|constraint| !satisfied(&constraint.rule, &puzzle.constraints, grid, 4))
+                .filter(|constraint| {
+                    !satisfied(&constraint.rule, &puzzle.constraints, grid, 4, &boxes)
+                })
                 .map(|constraint| (constraint.origin.kind.clone(), constraint.origin.index)),
         );
         let named: Vec<(String, usize)> = broken
@@ -668,8 +1011,8 @@ fn six_by_six_irregular_against_backtracking() {
         rounds += 1;
         let mut constraints = Vec::new();
         for index in 0..random.between(1, 5) {
-            let rule = random_rule(&mut random, 6);
-            let keep = random.chance(30) || satisfied(&rule, &constraints, &grid, 6);
+            let rule = random_rule(&mut random, 6, &grid);
+            let keep = random.chance(30) || satisfied(&rule, &constraints, &grid, 6, &regions);
             if keep {
                 constraints.push(constraint(index, rule));
             }
@@ -752,12 +1095,13 @@ fn a_time_limit_stops_a_count_on_a_large_empty_grid() {
     assert!(!answer.count_exact);
     let solution = answer.solution.unwrap();
     let grid: Vec<u8> = solution.clone();
-    assert!(
-        puzzle
-            .constraints
-            .iter()
-            .all(|c| satisfied(&c.rule, &puzzle.constraints, &grid, 16))
-    );
+    assert!(puzzle.constraints.iter().all(|c| satisfied(
+        &c.rule,
+        &puzzle.constraints,
+        &grid,
+        16,
+        &puzzle.regions
+    )));
     // True candidates stop in time too, finished or not.
     let candidates = VariantSolveOptions {
         true_candidates: Some(100),
