@@ -182,16 +182,7 @@ pub fn solve(
             show_progress,
             out,
         )?;
-        if tally.is_empty() {
-            writeln!(err, "error: {NO_PUZZLES}")?;
-            return Ok(Status::Failure);
-        }
-        writeln!(err, "{}", tally.summary(started.elapsed(), args.unique))?;
-        return Ok(if tally.all_solved() {
-            Status::Success
-        } else {
-            Status::Failure
-        });
+        return solve_summary(&tally, started, args.unique, err);
     }
     let grid = match text_format::parse_block(input) {
         Ok(grid) => grid,
@@ -222,6 +213,26 @@ pub fn solve(
             Ok(Status::Failure)
         }
     }
+}
+
+/// Ends a run of `solve` over puzzle lines: its summary on `err`, and whether every puzzle
+/// was solved (a run without a puzzle fails).
+fn solve_summary(
+    tally: &batch::Tally,
+    started: Instant,
+    unique: bool,
+    err: &mut impl Write,
+) -> io::Result<Status> {
+    if tally.is_empty() {
+        writeln!(err, "error: {NO_PUZZLES}")?;
+        return Ok(Status::Failure);
+    }
+    writeln!(err, "{}", tally.summary(started.elapsed(), unique))?;
+    Ok(if tally.all_solved() {
+        Status::Success
+    } else {
+        Status::Failure
+    })
 }
 
 /// Solves the puzzle of input line `line`, counts how it ended and writes its answer

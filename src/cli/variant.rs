@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::batch::{self, LineForm, Tally};
-use super::{NO_PUZZLES, SolveArgs, Status, verdict, worker_threads};
+use super::{SolveArgs, Status, verdict, worker_threads};
 use sudoku_engine::grid::{is_symbol_of, value_symbol};
 use sudoku_engine::text_format;
 use sudoku_engine::variant::{self, VariantSolveOptions};
@@ -56,16 +56,7 @@ pub(super) fn solve(
         show_progress,
         out,
     )?;
-    if tally.is_empty() {
-        writeln!(err, "error: {NO_PUZZLES}")?;
-        return Ok(Status::Failure);
-    }
-    writeln!(err, "{}", tally.summary(started.elapsed(), args.unique))?;
-    Ok(if tally.all_solved() {
-        Status::Success
-    } else {
-        Status::Failure
-    })
+    super::solve_summary(&tally, started, args.unique, err)
 }
 
 /// Solves the variant puzzle of input line `line`, counts how it ended and writes its

@@ -87,7 +87,7 @@ fn read_native(grid: &GridInput, rules: &Value) -> Result<Puzzle, ApiError> {
 /// The digits of a solution (row-major) in the notation of the request.
 pub(super) fn render(digits: &[u8], size: usize, rows: bool) -> GridOutput {
     match rows {
-        true => GridOutput::Rows(digits.chunks(size).map(<[u8]>::to_vec).collect()),
+        true => GridOutput::Rows(as_rows(digits, size)),
         false => GridOutput::Symbols(digits.iter().map(|&digit| value_symbol(digit)).collect()),
     }
 }

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::grid::Grid;
 
+pub(crate) use cancel::StopCheck;
 pub use cancel::{Cancellation, Stopped};
 
 /// Which solution to return when a grid has several.

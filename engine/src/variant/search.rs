@@ -15,11 +15,12 @@
 //! propagated again, so the questions after it shrink.
 
 use std::ops::ControlFlow;
+use std::time::Instant;
 
 use super::constraints::compile;
 use super::model::Puzzle;
 use super::propagate::{Mask, Propagator};
-use crate::solver::{Cancellation, Order, Stopped};
+use crate::solver::{Cancellation, Order, StopCheck, Stopped};
 
 /// Search nodes between two looks at the cancellation; a node costs a microsecond or a few,
 /// so a stop is seen well within a millisecond.
@@ -85,10 +86,9 @@ pub fn solve(
     options: &VariantSolveOptions,
     cancellation: &Cancellation,
 ) -> Result<VariantAnswer, Stopped> {
-    let cancellation = cancellation.starting_now();
     let propagators = compile(puzzle);
-    let mut search = Search::new(puzzle, &propagators, options.order, &cancellation);
-    if search.poll.stopped {
+    let mut search = Search::new(puzzle, &propagators, options.order, cancellation);
+    if search.poll.stopped() {
         return Err(Stopped);
     }
     let cells = puzzle.size * puzzle.size;
@@ -313,26 +313,6 @@ impl<'a> Propagation<'a> {
     }
 }
 
-/// Polls a cancellation (made with [`Cancellation::starting_now`]) every
-/// [`POLL_PERIOD`] nodes.
-struct Poll<'a> {
-    cancellation: &'a Cancellation,
-    countdown: u32,
-    stopped: bool,
-}
-
-impl Poll<'_> {
-    /// Whether the search must stop; once true, stays true.
-    fn should_stop(&mut self) -> bool {
-        self.countdown -= 1;
-        if self.countdown == 0 {
-            self.countdown = POLL_PERIOD;
-            self.stopped = self.stopped || self.cancellation.is_cancelled();
-        }
-        self.stopped
-    }
-}
-
 /// A depth-first search over candidate masks.
 struct Search<'a> {
     size: usize,
@@ -341,7 +321,7 @@ struct Search<'a> {
     /// One level of masks per depth, `cells` masks each.
     stack: Vec<Mask>,
     lexicographic: bool,
-    poll: Poll<'a>,
+    poll: StopCheck<'a>,
     /// Branches taken on a digit of a cell with several, over every run.
     guesses: u64,
 }
@@ -361,11 +341,7 @@ impl<'a> Search<'a> {
             stack: vec![0; (cells + 1) * cells],
             lexicographic: order == Order::Lexicographic,
             guesses: 0,
-            poll: Poll {
-                cancellation,
-                countdown: POLL_PERIOD,
-                stopped: cancellation.is_cancelled(),
-            },
+            poll: StopCheck::new(cancellation, POLL_PERIOD, Instant::now()),
         }
     }
 
@@ -401,7 +377,7 @@ impl<'a> Search<'a> {
             }
         }
         let flow = self.descend(0, visit);
-        if self.poll.stopped {
+        if self.poll.stopped() {
             End::Stopped
         } else if flow.is_break() {
             End::Enough

@@ -303,14 +303,8 @@ fn read_entry(
     };
     let size = reader.size as u32;
     if LINE_KINDS.contains(&name) {
-        let lines = field("lines")
-            .and_then(Value::as_array)
-            .ok_or_else(|| malformed(&format!("{path}.lines"), "a list of lines"))?;
         let mut rules = Vec::new();
-        for (index, line) in lines.iter().enumerate() {
-            let line_path = format!("{path}.lines[{index}]");
-            let line = cells(reader, line, &line_path)?;
-            reader.line(&line, &line_path)?;
+        for line in lines(reader, field("lines"), path)? {
             rules.push(match name {
                 "thermometer" => Rule::Thermometer(line),
                 "slowthermometer" => Rule::SlowThermometer(line),
@@ -345,14 +339,8 @@ fn read_entry(
         "arrow" => {
             let circle = cells_of("cells")?;
             reader.distinct(&circle, &format!("{path}.cells"))?;
-            let lines = field("lines")
-                .and_then(Value::as_array)
-                .ok_or_else(|| malformed(&format!("{path}.lines"), "a list of lines"))?;
             let mut rules = Vec::new();
-            for (index, line) in lines.iter().enumerate() {
-                let line_path = format!("{path}.lines[{index}]");
-                let whole = cells(reader, line, &line_path)?;
-                reader.line(&whole, &line_path)?;
+            for whole in lines(reader, field("lines"), path)? {
                 // The line starts in the circle.
                 rules.push(Rule::Arrow {
                     circle: circle.clone(),
@@ -493,6 +481,26 @@ fn read_entry(
         },
     };
     Ok(vec![rule])
+}
+
+/// The checked lines of an entry's `lines` field (`value`), at `path`.
+fn lines(
+    reader: &Reader,
+    value: Option<&Value>,
+    path: &str,
+) -> Result<Vec<Vec<Cell>>, VariantInputError> {
+    let list = value
+        .and_then(Value::as_array)
+        .ok_or_else(|| malformed(&format!("{path}.lines"), "a list of lines"))?;
+    list.iter()
+        .enumerate()
+        .map(|(index, line)| {
+            let line_path = format!("{path}.lines[{index}]");
+            let line = cells(reader, line, &line_path)?;
+            reader.line(&line, &line_path)?;
+            Ok(line)
+        })
+        .collect()
 }
 
 /// A whole number, written as a number or a string (as real files write values).
