@@ -80,9 +80,11 @@ pub enum NegativeKind {
 /// Which line an indexer cell indexes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Indexer {
-    /// The digit in a cell of column c says in which column of its row the digit c + 1 is.
+    /// f-puzzles' `rowindexer`: the digit v in row r, column c names a row of its column:
+    /// row v of column c holds r (counting from 1).
     Row,
-    /// The digit in a cell of row r says in which row of its column the digit r + 1 is.
+    /// f-puzzles' `columnindexer`: the digit v in row r, column c names a column of its
+    /// row: column v of row r holds c (counting from 1).
     Column,
     /// The digit says at which position (reading order) of its region the digit equal to
     /// the cell's own position in that region is.

@@ -9,6 +9,12 @@
 //! fewest candidates (for [`Order::Lexicographic`], the first open cell in reading order)
 //! and tries its digits in increasing order.
 //!
+//! Before the search, the root is probed: each digit of each open cell is placed on a copy
+//! and propagated. One that fails leaves the root; one that holds is remembered with what
+//! it removed, and propagation applies that again whenever the digit is placed below. On
+//! the community puzzles this turns thousands of guesses into none or a few hundred, for a
+//! few milliseconds at the root.
+//!
 //! True candidates: a first search lists solutions up to a budget, each confirming its
 //! digits; then each candidate not yet confirmed (or not yet counted up to the cap) is
 //! fixed and searched for on its own. A refuted candidate leaves the root, which is
@@ -93,7 +99,7 @@ pub fn solve(
     }
     let cells = puzzle.size * puzzle.size;
     let cap = options.true_candidates.map(|cap| cap.max(1));
-    let Some(mut root) = search.root(puzzle) else {
+    let Some(mut root) = search.root(puzzle)? else {
         return Ok(VariantAnswer {
             solution: None,
             solution_count: 0,
@@ -209,10 +215,17 @@ struct Propagation<'a> {
     queued: Vec<bool>,
     /// The masks of a propagator's cells before it runs.
     before: Vec<Mask>,
+    /// What placing each digit in each cell (at `cell * size + digit - 1`) is known to
+    /// remove elsewhere: `(cell, digits)` pairs learned by probing the root.
+    implications: Vec<Vec<(u32, Mask)>>,
+    /// Cells narrowed to one digit whose implications are still to apply.
+    placed: Vec<usize>,
+    size: usize,
 }
 
 impl<'a> Propagation<'a> {
-    fn new(propagators: &'a [Box<dyn Propagator>], cells: usize) -> Self {
+    fn new(propagators: &'a [Box<dyn Propagator>], size: usize) -> Self {
+        let cells = size * size;
         let mut counts = vec![0usize; cells + 1];
         for propagator in propagators {
             for &cell in propagator.cells() {
@@ -244,6 +257,9 @@ impl<'a> Propagation<'a> {
             queued_count: 0,
             queued: vec![false; propagators.len()],
             before: vec![0; widest],
+            implications: Vec::new(),
+            placed: Vec::new(),
+            size,
         }
     }
 
@@ -263,11 +279,36 @@ impl<'a> Propagation<'a> {
         }
     }
 
-    /// Queues the propagators that read `cell`.
-    fn narrowed(&mut self, cell: usize) {
+    /// Queues the propagators that read `cell`, now narrowed to `mask`, and its
+    /// implications when it holds one digit.
+    fn narrowed(&mut self, cell: usize, mask: Mask) {
         for index in self.watch_start[cell]..self.watch_start[cell + 1] {
             self.push(self.watchers[index]);
         }
+        if !self.implications.is_empty() && !is_open(mask) {
+            self.placed.push(cell);
+        }
+    }
+
+    /// Applies the implications of the placed cells, and of those they place; false when
+    /// one empties a mask.
+    fn imply(&mut self, masks: &mut [Mask]) -> bool {
+        while let Some(cell) = self.placed.pop() {
+            let candidate = cell * self.size + masks[cell].trailing_zeros() as usize;
+            for index in 0..self.implications[candidate].len() {
+                let (other, removed) = self.implications[candidate][index];
+                let other = other as usize;
+                let mask = masks[other] & !removed;
+                if mask != masks[other] {
+                    if mask == 0 {
+                        return false;
+                    }
+                    masks[other] = mask;
+                    self.narrowed(other, mask);
+                }
+            }
+        }
+        true
     }
 
     fn pop(&mut self) -> Option<usize> {
@@ -285,7 +326,15 @@ impl<'a> Propagation<'a> {
     /// the queue emptied) when one finds a contradiction or empties a mask.
     fn run(&mut self, masks: &mut [Mask]) -> bool {
         let propagators = self.propagators;
-        while let Some(index) = self.pop() {
+        loop {
+            if !self.imply(masks) {
+                self.placed.clear();
+                while self.pop().is_some() {}
+                return false;
+            }
+            let Some(index) = self.pop() else {
+                return true;
+            };
             let propagator = &propagators[index];
             let cells = propagator.cells();
             for (before, &cell) in self.before.iter_mut().zip(cells) {
@@ -300,16 +349,16 @@ impl<'a> Propagation<'a> {
                             consistent = false;
                             break;
                         }
-                        self.narrowed(cell);
+                        self.narrowed(cell, mask);
                     }
                 }
             }
             if !consistent {
+                self.placed.clear();
                 while self.pop().is_some() {}
                 return false;
             }
         }
-        true
     }
 }
 
@@ -337,7 +386,7 @@ impl<'a> Search<'a> {
         Search {
             size: puzzle.size,
             cells,
-            propagation: Propagation::new(propagators, cells),
+            propagation: Propagation::new(propagators, puzzle.size),
             stack: vec![0; (cells + 1) * cells],
             lexicographic: order == Order::Lexicographic,
             guesses: 0,
@@ -347,10 +396,64 @@ impl<'a> Search<'a> {
 
     /// The givens' masks with every propagator run to a fixed point; `None` when they
     /// break a rule.
-    fn root(&mut self, puzzle: &Puzzle) -> Option<Vec<Mask>> {
+    fn root(&mut self, puzzle: &Puzzle) -> Result<Option<Vec<Mask>>, Stopped> {
         let mut masks = given_masks(puzzle);
         self.propagation.push_all();
-        self.propagation.run(&mut masks).then_some(masks)
+        if !self.propagation.run(&mut masks) || !self.probe(&mut masks)? {
+            return Ok(None);
+        }
+        Ok(Some(masks))
+    }
+
+    /// Failed-literal probing: each digit of each open cell is placed on a copy of the
+    /// root and propagated. A digit that fails leaves the root (which is propagated
+    /// again); one that holds teaches what it removes elsewhere, which propagation then
+    /// applies whenever that digit is placed. Passes repeat until one refutes nothing;
+    /// false when the root fails.
+    fn probe(&mut self, root: &mut [Mask]) -> Result<bool, Stopped> {
+        let (cells, size) = (self.cells, self.size);
+        if !root.iter().any(|&mask| is_open(mask)) {
+            return Ok(true);
+        }
+        self.propagation.implications = vec![Vec::new(); cells * size];
+        loop {
+            let mut refuted = false;
+            for cell in 0..cells {
+                let mut digits = root[cell];
+                while is_open(root[cell]) && digits != 0 {
+                    if self.poll.should_stop() {
+                        return Err(Stopped);
+                    }
+                    let bit = digits & digits.wrapping_neg();
+                    digits &= digits - 1;
+                    if root[cell] & bit == 0 {
+                        continue;
+                    }
+                    let probe = &mut self.stack[cells..2 * cells];
+                    probe.copy_from_slice(root);
+                    probe[cell] = bit;
+                    self.propagation.narrowed(cell, bit);
+                    if self.propagation.run(probe) {
+                        let learned = (0..cells)
+                            .filter(|&other| other != cell && probe[other] != root[other])
+                            .map(|other| (other as u32, root[other] & !probe[other]))
+                            .collect();
+                        let candidate = cell * size + bit.trailing_zeros() as usize;
+                        self.propagation.implications[candidate] = learned;
+                    } else {
+                        root[cell] &= !bit;
+                        self.propagation.narrowed(cell, root[cell]);
+                        if !self.propagation.run(root) {
+                            return Ok(false);
+                        }
+                        refuted = true;
+                    }
+                }
+            }
+            if !refuted {
+                return Ok(true);
+            }
+        }
     }
 
     /// Visits the solutions below `root` (with `fixed`'s cell narrowed to its mask, if
@@ -370,7 +473,7 @@ impl<'a> Search<'a> {
             }
             if narrowed != self.stack[cell] {
                 self.stack[cell] = narrowed;
-                self.propagation.narrowed(cell);
+                self.propagation.narrowed(cell, narrowed);
                 if !self.propagation.run(&mut self.stack[..cells]) {
                     return End::Exhausted;
                 }
@@ -409,7 +512,7 @@ impl<'a> Search<'a> {
             next.copy_from_slice(&current[level..]);
             next[cell] = bit;
             self.guesses += 1;
-            self.propagation.narrowed(cell);
+            self.propagation.narrowed(cell, bit);
             if self.propagation.run(next) {
                 self.descend(depth + 1, visit)?;
             }
@@ -501,7 +604,7 @@ impl<'a> Search<'a> {
                 }
                 if found == 0 {
                     root[cell] &= !bit;
-                    self.propagation.narrowed(cell);
+                    self.propagation.narrowed(cell, root[cell]);
                     let consistent = self.propagation.run(root);
                     debug_assert!(consistent, "a solution remains");
                 }
