@@ -2,14 +2,26 @@
 
 mod cages;
 mod cells;
+#[cfg(test)]
+mod harness;
 mod houses;
 mod lines;
 mod outside;
 mod pairs;
 mod relations;
+mod sums;
+mod tables;
 
 use super::model::{Constraint, Puzzle, Rule};
 use super::propagate::{Context, Propagator};
+
+/// The distinct cells of `cells`, sorted (what a propagator reads).
+fn sorted_distinct(cells: impl IntoIterator<Item = usize>) -> Vec<usize> {
+    let mut cells: Vec<usize> = cells.into_iter().collect();
+    cells.sort_unstable();
+    cells.dedup();
+    cells
+}
 
 /// The propagators of a puzzle's rows, columns, regions and constraints.
 pub(crate) fn compile(puzzle: &Puzzle) -> Vec<Box<dyn Propagator>> {

@@ -1,7 +1,8 @@
 //! Outside clues: little killers, sandwiches, X-sums and skyscrapers. Each reads the
 //! cells of its diagonal, row or column in order from the clue.
 
-use super::lines::{EqualSums, Sums, low, prefix_sums, sum_supports};
+use super::sums::{EqualSums, Sums, prefix_sums, sum_supports};
+use super::tables::low;
 use crate::variant::model::Cell;
 use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
 
@@ -271,7 +272,7 @@ pub(super) fn skyscraper(
 
 #[cfg(test)]
 mod tests {
-    use super::super::lines::harness::{Seen, below, check, random_cells, regions, rng};
+    use super::super::harness::{Seen, below, check, random_cells, regions, rng};
     use super::*;
     use rand_chacha::ChaCha8Rng;
 

@@ -1,6 +1,6 @@
 //! Relations between cells anywhere in the grid: clones and indexers.
 
-use super::lines::Pairs;
+use super::tables::Pairs;
 use crate::variant::model::{Cell, Indexer};
 use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
 
@@ -125,7 +125,7 @@ pub(super) fn indexer(
 
 #[cfg(test)]
 mod tests {
-    use super::super::lines::harness::{Seen, below, check, random_cells, regions, rng};
+    use super::super::harness::{Seen, below, check, random_cells, regions, rng};
     use super::*;
 
     #[test]

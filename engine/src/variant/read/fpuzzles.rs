@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::link::document_text;
-use super::{Reader, VariantInputError, malformed};
+use super::{Reader, VariantInputError, list, malformed};
 use crate::variant::model::{Cell, Indexer, NegativeKind, Puzzle, Relation, Rule};
 
 /// Fields with no rule: metadata, drawings, and page or solver settings.
@@ -515,16 +515,9 @@ fn number(value: &Value, path: &str) -> Result<i64, VariantInputError> {
 
 /// A list of digits of the grid.
 fn digits(reader: &Reader, value: &Value, path: &str) -> Result<Vec<u8>, VariantInputError> {
-    let list = value
-        .as_array()
-        .ok_or_else(|| malformed(path, "a list of digits"))?;
-    list.iter()
-        .enumerate()
-        .map(|(index, digit)| {
-            let item = format!("{path}[{index}]");
-            reader.digit(number(digit, &item)?, &item)
-        })
-        .collect()
+    list(value, path, "a list of digits", |digit, path| {
+        reader.digit(number(digit, path)?, path)
+    })
 }
 
 /// `R<row>C<col>`, 1-based, as a pair of numbers.
@@ -558,13 +551,8 @@ fn cell(reader: &Reader, value: &Value, path: &str) -> Result<Cell, VariantInput
 
 /// A list of cells of the grid.
 fn cells(reader: &Reader, value: &Value, path: &str) -> Result<Vec<Cell>, VariantInputError> {
-    let list = value
-        .as_array()
-        .ok_or_else(|| malformed(path, "a list of cells such as [\"R1C1\", \"R1C2\"]"))?;
-    list.iter()
-        .enumerate()
-        .map(|(index, item)| cell(reader, item, &format!("{path}[{index}]")))
-        .collect()
+    let expected = "a list of cells such as [\"R1C1\", \"R1C2\"]";
+    list(value, path, expected, |item, path| cell(reader, item, path))
 }
 
 /// The place of an outside clue (row and column 0 to size + 1, 1-based as written).

@@ -7,6 +7,7 @@ mod link;
 mod lz_string;
 mod native;
 
+use serde_json::Value;
 use thiserror::Error;
 
 use super::model::{Cell, Constraint, Origin, Puzzle, Rule};
@@ -72,6 +73,22 @@ fn malformed(path: &str, message: impl Into<String>) -> VariantInputError {
         path: path.to_owned(),
         message: message.into(),
     }
+}
+
+/// Each item of the JSON list `value`, read by `item` with its own path (`path[i]`);
+/// `expected` says what the list should hold when `value` is not a list.
+fn list<T>(
+    value: &Value,
+    path: &str,
+    expected: &str,
+    mut item: impl FnMut(&Value, &str) -> Result<T, VariantInputError>,
+) -> Result<Vec<T>, VariantInputError> {
+    let items = value.as_array().ok_or_else(|| malformed(path, expected))?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, value)| item(value, &format!("{path}[{index}]")))
+        .collect()
 }
 
 /// The sizes a variant grid may have.

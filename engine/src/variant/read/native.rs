@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Reader, VariantInputError, malformed};
+use super::{Reader, VariantInputError, list, malformed};
 use crate::grid::is_symbol_of;
 use crate::variant::model::{Cell, Indexer, NegativeKind, Puzzle, Relation, Rule};
 
@@ -430,26 +430,15 @@ fn cell(reader: &Reader, value: &Value, path: &str) -> Result<Cell, VariantInput
 
 /// A list of cells inside the grid.
 fn cells(reader: &Reader, value: &Value, path: &str) -> Result<Vec<Cell>, VariantInputError> {
-    let list = value
-        .as_array()
-        .ok_or_else(|| malformed(path, "a list of cells"))?;
-    list.iter()
-        .enumerate()
-        .map(|(index, item)| cell(reader, item, &format!("{path}[{index}]")))
-        .collect()
+    list(value, path, "a list of cells", |item, path| {
+        cell(reader, item, path)
+    })
 }
 
 /// A list of digits of the grid.
 fn digits(reader: &Reader, value: &Value, path: &str) -> Result<Vec<u8>, VariantInputError> {
-    let list = value
-        .as_array()
-        .ok_or_else(|| malformed(path, "a list of digits"))?;
-    list.iter()
-        .enumerate()
-        .map(|(index, digit)| {
-            let item = format!("{path}[{index}]");
-            let digit = digit.as_i64().ok_or_else(|| malformed(&item, "a digit"))?;
-            reader.digit(digit, &item)
-        })
-        .collect()
+    list(value, path, "a list of digits", |digit, path| {
+        let digit = digit.as_i64().ok_or_else(|| malformed(path, "a digit"))?;
+        reader.digit(digit, path)
+    })
 }

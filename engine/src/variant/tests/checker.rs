@@ -1,0 +1,363 @@
+//! The rules read directly, as the peer states them, without the propagators: the
+//! tests' judge of whether a filled grid keeps a puzzle.
+
+use crate::variant::model::{Cell, Constraint, Indexer, NegativeKind, Puzzle, Relation, Rule};
+
+/// The sum between the one 1 and the one `size` of `digits`; none unless each is there once.
+pub(super) fn sandwich(digits: &[u32], size: u32) -> Option<u32> {
+    let one: Vec<usize> = (0..digits.len()).filter(|&i| digits[i] == 1).collect();
+    let top: Vec<usize> = (0..digits.len()).filter(|&i| digits[i] == size).collect();
+    match (one.as_slice(), top.as_slice()) {
+        (&[a], &[b]) => Some(digits[a.min(b) + 1..a.max(b)].iter().sum()),
+        _ => None,
+    }
+}
+
+/// The sum of the first x digits, x the first digit; none when there are fewer.
+pub(super) fn x_sum(digits: &[u32]) -> Option<u32> {
+    let x = *digits.first()? as usize;
+    (x <= digits.len()).then(|| digits[..x].iter().sum())
+}
+
+/// How many digits are higher than every digit before them.
+pub(super) fn seen(digits: &[u32]) -> u32 {
+    let mut highest = 0;
+    let mut seen = 0;
+    for &digit in digits {
+        if digit > highest {
+            highest = digit;
+            seen += 1;
+        }
+    }
+    seen
+}
+
+/// Whether the filled `grid` satisfies `rule`, among the puzzle's `constraints` and with
+/// its `regions`: the rules read directly, as the peer states them.
+pub(super) fn satisfied(
+    rule: &Rule,
+    constraints: &[Constraint],
+    grid: &[u8],
+    size: usize,
+    regions: &[Option<usize>],
+) -> bool {
+    let at = |cell: Cell| u32::from(grid[cell.row * size + cell.col]);
+    let read = |cells: &[Cell]| cells.iter().map(|&cell| at(cell)).collect::<Vec<u32>>();
+    let region = |cell: Cell| regions[cell.row * size + cell.col];
+    // Cells fewer than three apart on the line are in different classes (every run of
+    // three holds all three; a line of two, two of them).
+    let three_classes = |cells: &[Cell], class: &dyn Fn(u32) -> u32| {
+        let digits = read(cells);
+        (0..digits.len())
+            .all(|i| (i + 1..digits.len().min(i + 3)).all(|j| class(digits[i]) != class(digits[j])))
+    };
+    let equal_sums = |sums: &[u32]| sums.windows(2).all(|pair| pair[0] == pair[1]);
+    let distinct = |cells: &[Cell]| {
+        cells.len() > size
+            || cells
+                .iter()
+                .enumerate()
+                .all(|(i, &a)| cells[i + 1..].iter().all(|&b| a == b || at(a) != at(b)))
+    };
+    let orthogonal_pairs = || {
+        (0..size * size).flat_map(move |index| {
+            let cell = Cell {
+                row: index / size,
+                col: index % size,
+            };
+            let right = Cell {
+                col: cell.col + 1,
+                ..cell
+            };
+            let below = Cell {
+                row: cell.row + 1,
+                ..cell
+            };
+            [right, below]
+                .into_iter()
+                .filter(move |other| other.row < size && other.col < size)
+                .map(move |other| (cell, other))
+        })
+    };
+    let dots = || {
+        constraints
+            .iter()
+            .filter_map(|constraint| match constraint.rule {
+                Rule::Dot { cells, relation } => Some((cells, relation)),
+                _ => None,
+            })
+    };
+    let has_dot = |a: Cell, b: Cell, family: &dyn Fn(Relation) -> bool| {
+        dots().any(|(cells, relation)| family(relation) && (cells == [a, b] || cells == [b, a]))
+    };
+    let kropki =
+        |relation: Relation| matches!(relation, Relation::Difference(_) | Relation::Ratio(_));
+    let xv = |relation: Relation| matches!(relation, Relation::Sum(_));
+    let holds = |relation: Relation, a: u32, b: u32| match relation {
+        Relation::Difference(difference) => a.abs_diff(b) == difference,
+        Relation::Ratio(ratio) => a * ratio == b || b * ratio == a,
+        Relation::Sum(sum) => a + b == sum,
+    };
+    let neighbours = |cell: Cell| {
+        [(-1, 0), (1, 0), (0, -1), (0, 1)]
+            .into_iter()
+            .map(move |(dr, dc): (isize, isize)| (cell.row as isize + dr, cell.col as isize + dc))
+            .filter(|&(r, c)| (0..size as isize).contains(&r) && (0..size as isize).contains(&c))
+            .map(|(r, c)| Cell {
+                row: r as usize,
+                col: c as usize,
+            })
+    };
+    let chess = |moves: &[(isize, isize)]| {
+        (0..size * size).all(|index| {
+            let (row, col) = ((index / size) as isize, (index % size) as isize);
+            moves.iter().all(|&(dr, dc)| {
+                let (r, c) = (row + dr, col + dc);
+                !(0..size as isize).contains(&r)
+                    || !(0..size as isize).contains(&c)
+                    || grid[index] != grid[r as usize * size + c as usize]
+            })
+        })
+    };
+    match rule {
+        Rule::Distinct { cells } => distinct(cells),
+        Rule::AntiKnight => chess(&[
+            (1, 2),
+            (2, 1),
+            (-1, 2),
+            (-2, 1),
+            (1, -2),
+            (2, -1),
+            (-1, -2),
+            (-2, -1),
+        ]),
+        Rule::AntiKing => chess(&[
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+            (0, 1),
+            (1, 0),
+            (0, -1),
+            (-1, 0),
+        ]),
+        Rule::NonConsecutive => {
+            orthogonal_pairs().all(|(a, b)| has_dot(a, b, &kropki) || at(a).abs_diff(at(b)) != 1)
+        }
+        Rule::KillerCage { cells, sum } => {
+            distinct(cells)
+                && match sum {
+                    Some(sum) if *sum > 0 => {
+                        cells.iter().map(|&cell| at(cell)).sum::<u32>() == *sum
+                    }
+                    _ => true,
+                }
+        }
+        Rule::Arrow { circle, line } => {
+            let number: String = circle.iter().map(|&cell| at(cell).to_string()).collect();
+            let number: u64 = if number.is_empty() {
+                0
+            } else {
+                number.parse().unwrap()
+            };
+            line.iter().map(|&cell| u64::from(at(cell))).sum::<u64>() == number
+        }
+        Rule::Dot { cells, relation } => holds(*relation, at(cells[0]), at(cells[1])),
+        Rule::Negative(kind) => {
+            let (family, forbidden): (&dyn Fn(Relation) -> bool, Vec<Relation>) = match kind {
+                NegativeKind::Difference => (
+                    &kropki,
+                    dots()
+                        .map(|(_, relation)| relation)
+                        .filter(|relation| matches!(relation, Relation::Difference(_)))
+                        .collect(),
+                ),
+                NegativeKind::Ratio => (
+                    &kropki,
+                    dots()
+                        .map(|(_, relation)| relation)
+                        .filter(|relation| matches!(relation, Relation::Ratio(_)))
+                        .chain([Relation::Ratio(2)])
+                        .collect(),
+                ),
+                NegativeKind::Xv => (&xv, vec![Relation::Sum(5), Relation::Sum(10)]),
+            };
+            orthogonal_pairs().all(|(a, b)| {
+                has_dot(a, b, family)
+                    || forbidden
+                        .iter()
+                        .all(|&relation| !holds(relation, at(a), at(b)))
+            })
+        }
+        Rule::Odd(cell) => at(*cell) % 2 == 1,
+        Rule::Even(cell) => at(*cell) % 2 == 0,
+        Rule::Minimum(cell) | Rule::Maximum(cell) => {
+            let minimum = matches!(rule, Rule::Minimum(_));
+            neighbours(*cell).all(|other| {
+                let same_kind = constraints.iter().any(|constraint| match constraint.rule {
+                    Rule::Minimum(marked) => minimum && marked == other,
+                    Rule::Maximum(marked) => !minimum && marked == other,
+                    _ => false,
+                });
+                same_kind
+                    || if minimum {
+                        at(*cell) < at(other)
+                    } else {
+                        at(*cell) > at(other)
+                    }
+            })
+        }
+        Rule::Candidates { cell, digits } => digits.contains(&(at(*cell) as u8)),
+        Rule::Quadruple { cells, digits } => digits.iter().all(|&digit| {
+            let listed = digits.iter().filter(|&&other| other == digit).count();
+            cells
+                .iter()
+                .filter(|&&cell| at(cell) == u32::from(digit))
+                .count()
+                >= listed
+        }),
+        Rule::Thermometer(cells) => read(cells).windows(2).all(|pair| pair[0] < pair[1]),
+        Rule::SlowThermometer(cells) => read(cells).windows(2).all(|pair| pair[0] <= pair[1]),
+        Rule::Palindrome(cells) => {
+            let digits = read(cells);
+            digits.iter().eq(digits.iter().rev())
+        }
+        Rule::Renban(cells) => {
+            let mut digits = read(cells);
+            digits.sort_unstable();
+            digits.windows(2).all(|pair| pair[1] == pair[0] + 1)
+        }
+        Rule::Whispers { cells, difference } => read(cells)
+            .windows(2)
+            .all(|pair| pair[0].abs_diff(pair[1]) >= *difference),
+        Rule::Between(cells) => {
+            let digits = read(cells);
+            digits.len() < 3 || {
+                let (first, last) = (digits[0], digits[digits.len() - 1]);
+                let (low, high) = (first.min(last), first.max(last));
+                digits[1..digits.len() - 1]
+                    .iter()
+                    .all(|&digit| low < digit && digit < high)
+            }
+        }
+        Rule::RegionSumLine(cells) => {
+            let mut runs: Vec<(usize, u32)> = Vec::new();
+            for &cell in cells {
+                let Some(region) = region(cell) else {
+                    continue;
+                };
+                match runs.last_mut() {
+                    Some((last, sum)) if *last == region => *sum += at(cell),
+                    _ => runs.push((region, at(cell))),
+                }
+            }
+            let sums: Vec<u32> = runs.iter().map(|&(_, sum)| sum).collect();
+            equal_sums(&sums)
+        }
+        Rule::EntropicLine(cells) => {
+            let s = size as u32;
+            let low = if 2 * (s / 3) + s.div_ceil(3) == s {
+                s / 3
+            } else {
+                s.div_ceil(3)
+            };
+            three_classes(cells, &|digit| {
+                if digit <= low {
+                    0
+                } else if digit > s - low {
+                    2
+                } else {
+                    1
+                }
+            })
+        }
+        Rule::ModularLine(cells) => three_classes(cells, &|digit| digit % 3),
+        Rule::ZipperLine(cells) => {
+            let digits = read(cells);
+            let n = digits.len();
+            let mut sums: Vec<u32> = (0..n / 2).map(|i| digits[i] + digits[n - 1 - i]).collect();
+            if n % 2 == 1 {
+                sums.push(digits[n / 2]);
+            }
+            equal_sums(&sums)
+        }
+        Rule::DoubleArrow(cells) => {
+            let digits = read(cells);
+            let n = digits.len();
+            n <= 2 || digits[0] + digits[n - 1] == digits[1..n - 1].iter().sum::<u32>()
+        }
+        Rule::Lockout { cells, difference } => {
+            let digits = read(cells);
+            digits.len() < 2 || {
+                let (first, last) = (digits[0], digits[digits.len() - 1]);
+                let (low, high) = (first.min(last), first.max(last));
+                high - low >= *difference
+                    && digits[1..digits.len() - 1]
+                        .iter()
+                        .all(|&digit| digit < low || digit > high)
+            }
+        }
+        Rule::Nabner(cells) => {
+            let digits = read(cells);
+            (0..digits.len())
+                .all(|i| (i + 1..digits.len()).all(|j| digits[i].abs_diff(digits[j]) >= 2))
+        }
+        Rule::LittleKiller { cells, sum } => read(cells).iter().sum::<u32>() == *sum,
+        Rule::Sandwich { cells, sum } => sandwich(&read(cells), size as u32) == Some(*sum),
+        Rule::XSum { cells, sum } => x_sum(&read(cells)) == Some(*sum),
+        Rule::Skyscraper { cells, visible } => seen(&read(cells)) == *visible,
+        Rule::Clone { cells, clones } => read(cells) == read(clones),
+        // As the peer reads indexers (dclamage's RowIndexerConstraint and its kin): the
+        // digit names a row of the cell's column, a column of its row, or a position of its
+        // region, which holds the cell's own row, column or position (counted from 1).
+        Rule::Indexer { indexer, cells } => cells.iter().all(|&cell| {
+            let digit = at(cell) as usize;
+            match indexer {
+                Indexer::Row => {
+                    at(Cell {
+                        row: digit - 1,
+                        ..cell
+                    }) as usize
+                        == cell.row + 1
+                }
+                Indexer::Column => {
+                    at(Cell {
+                        col: digit - 1,
+                        ..cell
+                    }) as usize
+                        == cell.col + 1
+                }
+                Indexer::Box => region(cell).is_none_or(|own| {
+                    let members: Vec<Cell> = (0..size * size)
+                        .map(|index| Cell {
+                            row: index / size,
+                            col: index % size,
+                        })
+                        .filter(|&other| region(other) == Some(own))
+                        .collect();
+                    let position = members.iter().position(|&other| other == cell).unwrap();
+                    at(members[digit - 1]) as usize == position + 1
+                }),
+            }
+        }),
+    }
+}
+
+/// Whether the filled `grid` keeps every rule of `puzzle` and its givens (rows, columns
+/// and regions are the caller's).
+pub(super) fn keeps(puzzle: &Puzzle, grid: &[u8]) -> bool {
+    puzzle
+        .givens
+        .iter()
+        .zip(grid)
+        .all(|(given, digit)| given.is_none_or(|given| given == *digit))
+        && puzzle.constraints.iter().all(|constraint| {
+            satisfied(
+                &constraint.rule,
+                &puzzle.constraints,
+                grid,
+                puzzle.size,
+                &puzzle.regions,
+            )
+        })
+}

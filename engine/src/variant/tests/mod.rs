@@ -1,0 +1,368 @@
+//! The search against brute force: random puzzles with random rules (houses, cages,
+//! arrows, dots, negative rules, cell rules), counted by [`solve`] and by enumerating grids
+//! that a direct checker of each rule, written here without the propagators, accepts.
+
+use std::time::{Duration, Instant};
+
+mod checker;
+mod random;
+
+use checker::{keeps, satisfied};
+use random::{Random, irregular_regions, random_grid, random_rule};
+
+use super::model::{Cell, Constraint, Origin, Puzzle, Relation, Rule};
+use super::{VariantSolveOptions, check, solve};
+use crate::solver::{Cancellation, Order};
+
+/// Every Latin square of `size`, and, when `regions` is given, only those whose regions
+/// hold different digits.
+fn all_grids(size: usize, regions: Option<&[Option<usize>]>) -> Vec<Vec<u8>> {
+    let puzzle = Puzzle {
+        size,
+        givens: vec![None; size * size],
+        regions: regions.map_or_else(|| vec![None; size * size], <[_]>::to_vec),
+        constraints: Vec::new(),
+    };
+    let mut found = Vec::new();
+    fill(&mut Vec::new(), &puzzle, &mut found, usize::MAX);
+    found
+}
+
+/// Counts, up to `limit`, the grids of `puzzle` (rows, columns, regions, givens and rules)
+/// by plain backtracking, checking the rules on each filled grid.
+fn count_plainly(puzzle: &Puzzle, limit: usize) -> usize {
+    let mut found = Vec::new();
+    fill(&mut Vec::new(), puzzle, &mut found, limit);
+    found.len()
+}
+
+/// Fills `grid` on from its length in reading order with the givens and different digits
+/// in each row, column and region, and collects (up to `limit`) the filled grids that keep
+/// the rules.
+fn fill(grid: &mut Vec<u8>, puzzle: &Puzzle, found: &mut Vec<Vec<u8>>, limit: usize) {
+    let size = puzzle.size;
+    if found.len() >= limit {
+        return;
+    }
+    let index = grid.len();
+    if index == size * size {
+        if keeps(puzzle, grid) {
+            found.push(grid.clone());
+        }
+        return;
+    }
+    let (row, col) = (index / size, index % size);
+    for digit in 1..=size as u8 {
+        if puzzle.givens[index].is_some_and(|given| given != digit) {
+            continue;
+        }
+        let clash = (0..index).any(|other| {
+            grid[other] == digit
+                && (other / size == row
+                    || other % size == col
+                    || (puzzle.regions[other].is_some()
+                        && puzzle.regions[other] == puzzle.regions[index]))
+        });
+        if !clash {
+            grid.push(digit);
+            fill(grid, puzzle, found, limit);
+            grid.pop();
+        }
+    }
+}
+
+fn constraint(index: usize, rule: Rule) -> Constraint {
+    Constraint {
+        origin: Origin {
+            kind: "random".into(),
+            index,
+        },
+        rule,
+    }
+}
+
+fn box_regions(size: usize, width: usize, height: usize) -> Vec<Option<usize>> {
+    (0..size * size)
+        .map(|cell| Some(cell / size / height * (size / width) + cell % size / width))
+        .collect()
+}
+
+/// Compares everything [`solve`] says about `puzzle` with `grids`, its solutions found by
+/// brute force (in reading order).
+fn compare(puzzle: &Puzzle, grids: &[Vec<u8>], cap: u32, context: &str) {
+    let options = VariantSolveOptions {
+        order: Order::Fastest,
+        max_solutions: 1000,
+        true_candidates: Some(cap),
+    };
+    let answer = solve(puzzle, &options, &Cancellation::none()).unwrap();
+    assert_eq!(answer.solution_count, grids.len() as u64, "{context}");
+    assert!(answer.count_exact, "{context}");
+    if let Some(solution) = &answer.solution {
+        assert!(
+            grids.contains(solution),
+            "{context}: {solution:?} is no solution"
+        );
+    }
+    let lexicographic = VariantSolveOptions {
+        order: Order::Lexicographic,
+        max_solutions: 1,
+        true_candidates: None,
+    };
+    let smallest = solve(puzzle, &lexicographic, &Cancellation::none()).unwrap();
+    assert_eq!(smallest.solution.as_ref(), grids.iter().min(), "{context}");
+    let cells = puzzle.size * puzzle.size;
+    let mut expected = vec![vec![0u32; puzzle.size]; cells];
+    for grid in grids {
+        for (cell, &digit) in grid.iter().enumerate() {
+            expected[cell][usize::from(digit) - 1] += 1;
+        }
+    }
+    let candidates: Vec<Vec<u8>> = expected
+        .iter()
+        .map(|counts| {
+            (1..)
+                .zip(counts)
+                .filter(|(_, n)| **n > 0)
+                .map(|(d, _)| d)
+                .collect()
+        })
+        .collect();
+    assert_eq!(answer.true_candidates, Some(candidates), "{context}");
+    let counts: Option<Vec<Vec<u32>>> = (cap > 1).then(|| {
+        expected
+            .iter()
+            .map(|counts| {
+                counts
+                    .iter()
+                    .filter(|&&n| n > 0)
+                    .map(|&n| n.min(cap))
+                    .collect()
+            })
+            .collect()
+    });
+    assert_eq!(answer.true_candidate_counts, counts, "{context}");
+}
+
+#[test]
+fn four_by_four_against_every_grid() {
+    let boxes = box_regions(4, 2, 2);
+    let none = vec![None; 16];
+    let with_boxes = all_grids(4, Some(&boxes));
+    let latin = all_grids(4, None);
+    assert_eq!((with_boxes.len(), latin.len()), (288, 576));
+    let mut random = Random::new(20261128);
+    let mut solvable = 0;
+    for round in 0..4000 {
+        let boxed = random.chance(70);
+        let (regions, grids) = if boxed {
+            (&boxes, &with_boxes)
+        } else {
+            (&none, &latin)
+        };
+        let mut givens = vec![None; 16];
+        let source = &grids[random.below(grids.len())];
+        for _ in 0..random.below(4) {
+            let cell = random.below(16);
+            givens[cell] = Some(if random.chance(80) {
+                source[cell]
+            } else {
+                random.between(1, 4) as u8
+            });
+        }
+        let constraints = (0..random.between(1, 4))
+            .map(|index| constraint(index, random_rule(&mut random, 4, source)))
+            .collect();
+        let puzzle = Puzzle {
+            size: 4,
+            givens,
+            regions: regions.clone(),
+            constraints,
+        };
+        let solutions: Vec<Vec<u8>> = grids
+            .iter()
+            .filter(|grid| keeps(&puzzle, grid))
+            .cloned()
+            .collect();
+        solvable += usize::from(!solutions.is_empty());
+        let cap = random.between(1, 4) as u32;
+        compare(
+            &puzzle,
+            &solutions,
+            cap,
+            &format!("round {round}: {puzzle:?}"),
+        );
+        if solutions.is_empty() {
+            continue;
+        }
+        // Whatever a solution's givens, no rule is broken by them.
+        let mut filled = puzzle.clone();
+        filled.givens = solutions[0].iter().map(|&digit| Some(digit)).collect();
+        assert_eq!(check(&filled), Vec::new(), "round {round}: {filled:?}");
+    }
+    assert!(solvable > 1000, "only {solvable} puzzles had a solution");
+}
+
+#[test]
+fn filled_grids_break_exactly_the_rules_they_break() {
+    let boxes = box_regions(4, 2, 2);
+    let latin = all_grids(4, None);
+    let mut random = Random::new(7);
+    for round in 0..3000 {
+        let grid = &latin[random.below(latin.len())];
+        let constraints: Vec<Constraint> = (0..random.between(1, 4))
+            .map(|index| constraint(index, random_rule(&mut random, 4, grid)))
+            .collect();
+        let puzzle = Puzzle {
+            size: 4,
+            givens: grid.iter().map(|&digit| Some(digit)).collect(),
+            regions: boxes.clone(),
+            constraints,
+        };
+        let broken = check(&puzzle);
+        let mut expected: Vec<(String, usize)> = (0..4)
+            .filter(|&region| {
+                let cells: Vec<usize> = (0..16)
+                    .filter(|&cell| boxes[cell] == Some(region))
+                    .collect();
+                cells
+                    .iter()
+                    .enumerate()
+                    .any(|(i, &a)| cells[i + 1..].iter().any(|&b| grid[a] == grid[b]))
+            })
+            .map(|region| ("region".to_string(), region))
+            .collect();
+        expected.extend(
+            puzzle
+                .constraints
+                .iter()
+                .filter(|constraint| {
+                    !satisfied(&constraint.rule, &puzzle.constraints, grid, 4, &boxes)
+                })
+                .map(|constraint| (constraint.origin.kind.clone(), constraint.origin.index)),
+        );
+        let named: Vec<(String, usize)> = broken
+            .into_iter()
+            .map(|broken| (broken.kind, broken.index))
+            .collect();
+        assert_eq!(named, expected, "round {round}: {puzzle:?}");
+    }
+}
+
+#[test]
+fn six_by_six_irregular_against_backtracking() {
+    let mut random = Random::new(36);
+    let mut rounds = 0;
+    while rounds < 300 {
+        let regions = irregular_regions(&mut random);
+        let Some(grid) = random_grid(&mut random, &regions) else {
+            continue;
+        };
+        rounds += 1;
+        let mut constraints = Vec::new();
+        for index in 0..random.between(1, 5) {
+            let rule = random_rule(&mut random, 6, &grid);
+            let keep = random.chance(30) || satisfied(&rule, &constraints, &grid, 6, &regions);
+            if keep {
+                constraints.push(constraint(index, rule));
+            }
+        }
+        let mut givens = vec![None; 36];
+        for _ in 0..random.between(12, 20) {
+            let cell = random.below(36);
+            givens[cell] = Some(grid[cell]);
+        }
+        let puzzle = Puzzle {
+            size: 6,
+            givens,
+            regions,
+            constraints,
+        };
+        let limit = 200;
+        let expected = count_plainly(&puzzle, limit);
+        let options = VariantSolveOptions {
+            order: if random.chance(50) {
+                Order::Fastest
+            } else {
+                Order::Lexicographic
+            },
+            max_solutions: limit as u64,
+            true_candidates: None,
+        };
+        let answer = solve(&puzzle, &options, &Cancellation::none()).unwrap();
+        assert_eq!(
+            answer.solution_count, expected as u64,
+            "round {rounds}: {puzzle:?}"
+        );
+        assert_eq!(
+            answer.count_exact,
+            expected < limit,
+            "round {rounds}: {puzzle:?}"
+        );
+        if let Some(solution) = answer.solution {
+            assert!(keeps(&puzzle, &solution), "round {rounds}: {solution:?}");
+        }
+    }
+}
+
+#[test]
+fn a_time_limit_stops_a_count_on_a_large_empty_grid() {
+    let killer = Rule::KillerCage {
+        cells: vec![
+            Cell { row: 0, col: 0 },
+            Cell { row: 0, col: 1 },
+            Cell { row: 1, col: 0 },
+        ],
+        sum: Some(40),
+    };
+    let dot = Rule::Dot {
+        cells: [Cell { row: 5, col: 5 }, Cell { row: 5, col: 6 }],
+        relation: Relation::Ratio(2),
+    };
+    let puzzle = Puzzle {
+        size: 16,
+        givens: vec![None; 256],
+        regions: box_regions(16, 4, 4),
+        constraints: [Rule::AntiKing, killer, dot]
+            .into_iter()
+            .enumerate()
+            .map(|(index, rule)| constraint(index, rule))
+            .collect(),
+    };
+    let options = VariantSolveOptions {
+        max_solutions: u64::MAX,
+        ..VariantSolveOptions::default()
+    };
+    let started = Instant::now();
+    let limited = Cancellation::none().with_time_limit(Duration::from_millis(200));
+    let answer = solve(&puzzle, &options, &limited).unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(answer.solution_count >= 1);
+    assert!(!answer.count_exact);
+    let solution = answer.solution.unwrap();
+    let grid: Vec<u8> = solution.clone();
+    assert!(puzzle.constraints.iter().all(|c| satisfied(
+        &c.rule,
+        &puzzle.constraints,
+        &grid,
+        16,
+        &puzzle.regions
+    )));
+    // True candidates stop in time too, finished or not.
+    let candidates = VariantSolveOptions {
+        true_candidates: Some(100),
+        ..options
+    };
+    let started = Instant::now();
+    let answer = solve(&puzzle, &candidates, &limited);
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(answer.is_err_and(|stopped| stopped == crate::solver::Stopped));
+}
