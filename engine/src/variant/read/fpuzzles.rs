@@ -467,16 +467,12 @@ fn read_entry(
                 },
             }
         }
-        "rowindexer" => Rule::Indexer {
-            indexer: Indexer::Row,
-            cells: cells_of("cells")?,
-        },
-        "columnindexer" => Rule::Indexer {
-            indexer: Indexer::Column,
-            cells: cells_of("cells")?,
-        },
         _ => Rule::Indexer {
-            indexer: Indexer::Box,
+            indexer: match name {
+                "rowindexer" => Indexer::Row,
+                "columnindexer" => Indexer::Column,
+                _ => Indexer::Box,
+            },
             cells: cells_of("cells")?,
         },
     };

@@ -388,16 +388,12 @@ fn read_rule(
             }
             Rule::Clone { cells, clones }
         }
-        "row_indexer" => Rule::Indexer {
-            indexer: Indexer::Row,
-            cells: cells_of("cells")?,
-        },
-        "column_indexer" => Rule::Indexer {
-            indexer: Indexer::Column,
-            cells: cells_of("cells")?,
-        },
         _ => Rule::Indexer {
-            indexer: Indexer::Box,
+            indexer: match kind {
+                "row_indexer" => Indexer::Row,
+                "column_indexer" => Indexer::Column,
+                _ => Indexer::Box,
+            },
             cells: cells_of("cells")?,
         },
     };
