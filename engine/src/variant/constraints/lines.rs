@@ -3,7 +3,7 @@
 
 use super::sorted_distinct;
 use super::sums::EqualSums;
-use super::tables::{Pairs, high, low, range};
+use super::tables::{Pairs, equal_pairs, high, low, range};
 use crate::variant::model::Cell;
 use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
 
@@ -79,15 +79,9 @@ pub(super) fn slow_thermometer(line: &[Cell], context: &Context) -> Vec<Box<dyn 
 /// The line reads the same both ways: the i-th cell from each end hold the same digit.
 pub(super) fn palindrome(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
     let cells = indices(line, context);
-    let mut pairs = Pairs::new();
-    let equal = pairs.relation(context.size, |a, b| a == b);
-    for i in 0..cells.len() / 2 {
-        let (a, b) = (cells[i], cells[cells.len() - 1 - i]);
-        if a != b {
-            pairs.add(a, b, equal);
-        }
-    }
-    pairs.boxed()
+    let last = cells.len().saturating_sub(1);
+    let ends = (0..cells.len() / 2).map(|i| (cells[i], cells[last - i]));
+    equal_pairs(ends, context.size)
 }
 
 /// Renban: the line's digits are different and consecutive. Each window of as many

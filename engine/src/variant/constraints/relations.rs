@@ -1,6 +1,6 @@
 //! Relations between cells anywhere in the grid: clones and indexers.
 
-use super::tables::Pairs;
+use super::tables::equal_pairs;
 use crate::variant::model::{Cell, Indexer};
 use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
 
@@ -10,15 +10,9 @@ pub(super) fn clone(
     clones: &[Cell],
     context: &Context,
 ) -> Vec<Box<dyn Propagator>> {
-    let mut pairs = Pairs::new();
-    let equal = pairs.relation(context.size, |a, b| a == b);
-    for (&cell, &clone) in cells.iter().zip(clones) {
-        let (a, b) = (context.index(cell), context.index(clone));
-        if a != b {
-            pairs.add(a, b, equal);
-        }
-    }
-    pairs.boxed()
+    let pairs = cells.iter().zip(clones);
+    let pairs = pairs.map(|(&cell, &clone)| (context.index(cell), context.index(clone)));
+    equal_pairs(pairs, context.size)
 }
 
 /// One indexer cell: when it holds digit d, the cell `targets[d - 1]` (if any) holds

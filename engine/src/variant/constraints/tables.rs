@@ -88,6 +88,21 @@ impl Pairs {
     }
 }
 
+/// Each pair of cells holds equal digits (a pair of one cell twice adds nothing).
+pub(super) fn equal_pairs(
+    pairs: impl IntoIterator<Item = (usize, usize)>,
+    size: usize,
+) -> Vec<Box<dyn Propagator>> {
+    let mut table = Pairs::new();
+    let equal = table.relation(size, |a, b| a == b);
+    for (a, b) in pairs {
+        if a != b {
+            table.add(a, b, equal);
+        }
+    }
+    table.boxed()
+}
+
 /// The digits of `mask` that some digit of `other` supports through `table`.
 fn supported(mask: Mask, other: Mask, table: &[Mask; 32]) -> Mask {
     let mut kept = 0;
