@@ -9,11 +9,13 @@
 //! fewest candidates (for [`Order::Lexicographic`], the first open cell in reading order)
 //! and tries its digits in increasing order.
 //!
-//! Before the search, the root is probed: each digit of each open cell is placed on a copy
-//! and propagated. One that fails leaves the root; one that holds is remembered with what
-//! it removed, and propagation applies that again whenever the digit is placed below. On
-//! the community puzzles this turns thousands of guesses into none or a few hundred, for a
-//! few milliseconds at the root.
+//! A search that takes more than a few guesses per cell starts again on a probed root:
+//! each digit of each open cell is placed on a copy and propagated. One that fails leaves
+//! the root; one that holds is remembered with what it removed, and propagation applies
+//! that again whenever the digit is placed below. On the community puzzles this turns
+//! thousands of guesses into none or a few hundred, for a few milliseconds at the root;
+//! grids that propagation leaves nearly empty, whose first solutions come at once, are
+//! not held up by it. True candidates always probe: probing is their first step.
 //!
 //! True candidates: a first search lists solutions up to a budget, each confirming its
 //! digits; then each candidate not yet confirmed (or not yet counted up to the cap) is
@@ -99,31 +101,35 @@ pub fn solve(
     }
     let cells = puzzle.size * puzzle.size;
     let cap = options.true_candidates.map(|cap| cap.max(1));
-    let Some(mut root) = search.root(puzzle)? else {
-        return Ok(VariantAnswer {
-            solution: None,
-            solution_count: 0,
-            count_exact: true,
-            true_candidates: cap.map(|_| vec![Vec::new(); cells]),
-            true_candidate_counts: cap.filter(|&cap| cap > 1).map(|_| vec![Vec::new(); cells]),
-            guesses: 0,
-        });
+    let no_solution = VariantAnswer {
+        solution: None,
+        solution_count: 0,
+        count_exact: true,
+        true_candidates: cap.map(|_| vec![Vec::new(); cells]),
+        true_candidate_counts: cap.filter(|&cap| cap > 1).map(|_| vec![Vec::new(); cells]),
+        guesses: 0,
+    };
+    let Some(mut root) = search.root(puzzle) else {
+        return Ok(no_solution);
     };
 
     let limit = options.max_solutions.max(1);
-    let mut solution = None;
-    let mut solution_count = 0;
-    let end = search.run(&root, None, &mut |masks| {
-        if solution.is_none() {
-            solution = Some(masks.iter().map(|&mask| digit(mask)).collect());
+    search.budget = cells as u64 * GUESSES_PER_CELL_BEFORE_PROBING;
+    let (mut end, mut solution, mut solution_count) = search.count(&root, limit);
+    if end == End::OverBudget {
+        // Stopped while probing or counting again: what the most complete count found.
+        end = End::Stopped;
+        if search.probe(&mut root) == Ok(false) {
+            return Ok(no_solution);
         }
-        solution_count += 1;
-        if solution_count >= limit {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
+        if !search.poll.stopped() {
+            search.budget = u64::MAX;
+            let again = search.count(&root, limit);
+            if again.0 != End::Stopped || again.2 >= solution_count {
+                (end, solution, solution_count) = again;
+            }
         }
-    });
+    }
     if end == End::Stopped && solution_count == 0 {
         return Err(Stopped);
     }
@@ -139,6 +145,7 @@ pub fn solve(
         let counts = if solution_count == 0 {
             vec![0; cells * puzzle.size]
         } else {
+            search.probe(&mut root)?;
             search.true_candidates(&mut root, cap)?
         };
         let per_cell = || counts.chunks_exact(puzzle.size);
@@ -191,6 +198,12 @@ pub(super) fn given_masks(puzzle: &Puzzle) -> Vec<Mask> {
         .collect()
 }
 
+/// Guesses per cell that a search may take before the root is probed: most puzzles that
+/// propagation leaves open are settled within a few hundred guesses, for less than
+/// probing costs; the others are probed and searched again. Tests allow fewer, so that
+/// the small grids they compare with brute force take both ways.
+const GUESSES_PER_CELL_BEFORE_PROBING: u64 = if cfg!(test) { 1 } else { 4 };
+
 /// How a search ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum End {
@@ -200,6 +213,8 @@ enum End {
     Enough,
     /// The cancellation stopped it.
     Stopped,
+    /// It took all the guesses of its budget.
+    OverBudget,
 }
 
 /// The propagators and the queue that runs them to a fixed point.
@@ -373,6 +388,12 @@ struct Search<'a> {
     poll: StopCheck<'a>,
     /// Branches taken on a digit of a cell with several, over every run.
     guesses: u64,
+    /// A search stops once `guesses` reaches this.
+    budget: u64,
+    /// Whether `guesses` reached `budget` in the last run.
+    over_budget: bool,
+    /// Whether the root has been probed.
+    probed: bool,
 }
 
 impl<'a> Search<'a> {
@@ -390,31 +411,51 @@ impl<'a> Search<'a> {
             stack: vec![0; (cells + 1) * cells],
             lexicographic: order == Order::Lexicographic,
             guesses: 0,
+            budget: u64::MAX,
+            over_budget: false,
+            probed: false,
             poll: StopCheck::new(cancellation, POLL_PERIOD, Instant::now()),
         }
     }
 
     /// The givens' masks with every propagator run to a fixed point; `None` when they
     /// break a rule.
-    fn root(&mut self, puzzle: &Puzzle) -> Result<Option<Vec<Mask>>, Stopped> {
+    fn root(&mut self, puzzle: &Puzzle) -> Option<Vec<Mask>> {
         let mut masks = given_masks(puzzle);
         self.propagation.push_all();
-        if !self.propagation.run(&mut masks) || !self.probe(&mut masks)? {
-            return Ok(None);
-        }
-        Ok(Some(masks))
+        self.propagation.run(&mut masks).then_some(masks)
+    }
+
+    /// Counts the solutions below `root` up to `limit`: how the search ended, the first
+    /// solution's digits and the count.
+    fn count(&mut self, root: &[Mask], limit: u64) -> (End, Option<Vec<u8>>, u64) {
+        let mut solution = None;
+        let mut count = 0;
+        let end = self.run(root, None, &mut |masks| {
+            if solution.is_none() {
+                solution = Some(masks.iter().map(|&mask| digit(mask)).collect());
+            }
+            count += 1;
+            if count >= limit {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        (end, solution, count)
     }
 
     /// Failed-literal probing: each digit of each open cell is placed on a copy of the
     /// root and propagated. A digit that fails leaves the root (which is propagated
     /// again); one that holds teaches what it removes elsewhere, which propagation then
     /// applies whenever that digit is placed. Passes repeat until one refutes nothing;
-    /// false when the root fails.
+    /// false when the root fails. Once done, probing again does nothing.
     fn probe(&mut self, root: &mut [Mask]) -> Result<bool, Stopped> {
         let (cells, size) = (self.cells, self.size);
-        if !root.iter().any(|&mask| is_open(mask)) {
+        if self.probed || !root.iter().any(|&mask| is_open(mask)) {
             return Ok(true);
         }
+        self.probed = true;
         self.propagation.implications = vec![Vec::new(); cells * size];
         loop {
             let mut refuted = false;
@@ -479,9 +520,12 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        self.over_budget = false;
         let flow = self.descend(0, visit);
         if self.poll.stopped() {
             End::Stopped
+        } else if self.over_budget {
+            End::OverBudget
         } else if flow.is_break() {
             End::Enough
         } else {
@@ -496,6 +540,10 @@ impl<'a> Search<'a> {
         visit: &mut dyn FnMut(&[Mask]) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         if self.poll.should_stop() {
+            return ControlFlow::Break(());
+        }
+        if self.guesses >= self.budget {
+            self.over_budget = true;
             return ControlFlow::Break(());
         }
         let cells = self.cells;
@@ -545,6 +593,7 @@ impl<'a> Search<'a> {
     /// How many solutions put each digit in each cell (at `cell * size + digit - 1`), up to
     /// `cap`, for a puzzle that has a solution; `root` loses the candidates refuted.
     fn true_candidates(&mut self, root: &mut [Mask], cap: u32) -> Result<Vec<u32>, Stopped> {
+        self.budget = u64::MAX;
         let size = self.size;
         let mut counts = vec![0u32; self.cells * size];
         let tally = |counts: &mut [u32], masks: &[Mask]| {
@@ -564,7 +613,8 @@ impl<'a> Search<'a> {
             }
         });
         match end {
-            End::Stopped => return Err(Stopped),
+            // No budget here: taking it all is as impossible as it is final.
+            End::Stopped | End::OverBudget => return Err(Stopped),
             End::Exhausted => return Ok(counts),
             End::Enough => {}
         }
