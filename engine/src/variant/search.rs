@@ -15,7 +15,8 @@
 //! that again whenever the digit is placed below. On the community puzzles this turns
 //! thousands of guesses into none or a few hundred, for a few milliseconds at the root;
 //! grids that propagation leaves nearly empty, whose first solutions come at once, are
-//! not held up by it. True candidates always probe: probing is their first step.
+//! not held up by it. True candidates probe before anything else: probing is their first
+//! step.
 //!
 //! True candidates: a first search lists solutions up to a budget, each confirming its
 //! digits; then each candidate not yet confirmed (or not yet counted up to the cap) is
@@ -114,7 +115,14 @@ pub fn solve(
     };
 
     let limit = options.max_solutions.max(1);
-    search.budget = cells as u64 * GUESSES_PER_CELL_BEFORE_PROBING;
+    if cap.is_some() {
+        // True candidates probe in any case: before the count, which then gains from it.
+        if !search.probe(&mut root)? {
+            return Ok(no_solution);
+        }
+    } else {
+        search.budget = cells as u64 * GUESSES_PER_CELL_BEFORE_PROBING;
+    }
     let (mut end, mut solution, mut solution_count) = search.count(&root, limit);
     if end == End::OverBudget {
         // Stopped while probing or counting again: what the most complete count found.
@@ -145,7 +153,6 @@ pub fn solve(
         let counts = if solution_count == 0 {
             vec![0; cells * puzzle.size]
         } else {
-            search.probe(&mut root)?;
             search.true_candidates(&mut root, cap)?
         };
         let per_cell = || counts.chunks_exact(puzzle.size);
@@ -297,6 +304,7 @@ impl<'a> Propagation<'a> {
     /// Queues the propagators that read `cell`, now narrowed to `mask`, and its
     /// implications when it holds one digit.
     fn narrowed(&mut self, cell: usize, mask: Mask) {
+        debug_assert_ne!(mask, 0, "an empty cell is a contradiction, not a narrowing");
         for index in self.watch_start[cell]..self.watch_start[cell + 1] {
             self.push(self.watchers[index]);
         }
@@ -445,11 +453,13 @@ impl<'a> Search<'a> {
         (end, solution, count)
     }
 
-    /// Failed-literal probing: each digit of each open cell is placed on a copy of the
-    /// root and propagated. A digit that fails leaves the root (which is propagated
-    /// again); one that holds teaches what it removes elsewhere, which propagation then
-    /// applies whenever that digit is placed. Passes repeat until one refutes nothing;
-    /// false when the root fails. Once done, probing again does nothing.
+    /// Failed-literal probing, in one pass over the cells: each digit of each open cell is
+    /// placed on a copy of the root and propagated. A digit that fails leaves the root
+    /// (which is propagated again, so the digits after it are probed on a smaller root);
+    /// one that holds teaches what it removes elsewhere, which propagation then applies
+    /// whenever that digit is placed. False when the root fails. Once done, probing again
+    /// does nothing. (Passes again after a refutation cost more than they saved on the
+    /// community puzzles, and would make the cost quadratic.)
     fn probe(&mut self, root: &mut [Mask]) -> Result<bool, Stopped> {
         let (cells, size) = (self.cells, self.size);
         if self.probed || !root.iter().any(|&mask| is_open(mask)) {
@@ -457,44 +467,38 @@ impl<'a> Search<'a> {
         }
         self.probed = true;
         self.propagation.implications = vec![Vec::new(); cells * size];
-        loop {
-            let mut refuted = false;
-            for cell in 0..cells {
-                let mut digits = root[cell];
-                while is_open(root[cell]) && digits != 0 {
-                    if self.poll.should_stop() {
-                        return Err(Stopped);
-                    }
-                    let bit = digits & digits.wrapping_neg();
-                    digits &= digits - 1;
-                    if root[cell] & bit == 0 {
-                        continue;
-                    }
-                    let probe = &mut self.stack[cells..2 * cells];
-                    probe.copy_from_slice(root);
-                    probe[cell] = bit;
-                    self.propagation.narrowed(cell, bit);
-                    if self.propagation.run(probe) {
-                        let learned = (0..cells)
-                            .filter(|&other| other != cell && probe[other] != root[other])
-                            .map(|other| (other as u32, root[other] & !probe[other]))
-                            .collect();
-                        let candidate = cell * size + bit.trailing_zeros() as usize;
-                        self.propagation.implications[candidate] = learned;
-                    } else {
-                        root[cell] &= !bit;
-                        self.propagation.narrowed(cell, root[cell]);
-                        if !self.propagation.run(root) {
-                            return Ok(false);
-                        }
-                        refuted = true;
+        for cell in 0..cells {
+            let mut digits = root[cell];
+            while is_open(root[cell]) && digits != 0 {
+                if self.poll.should_stop() {
+                    return Err(Stopped);
+                }
+                let bit = digits & digits.wrapping_neg();
+                digits &= digits - 1;
+                if root[cell] & bit == 0 {
+                    continue;
+                }
+                let probe = &mut self.stack[cells..2 * cells];
+                probe.copy_from_slice(root);
+                probe[cell] = bit;
+                self.propagation.narrowed(cell, bit);
+                if self.propagation.run(probe) {
+                    let learned = (0..cells)
+                        .filter(|&other| other != cell && probe[other] != root[other])
+                        .map(|other| (other as u32, root[other] & !probe[other]))
+                        .collect();
+                    let candidate = cell * size + bit.trailing_zeros() as usize;
+                    self.propagation.implications[candidate] = learned;
+                } else {
+                    root[cell] &= !bit;
+                    self.propagation.narrowed(cell, root[cell]);
+                    if !self.propagation.run(root) {
+                        return Ok(false);
                     }
                 }
             }
-            if !refuted {
-                return Ok(true);
-            }
         }
+        Ok(true)
     }
 
     /// Visits the solutions below `root` (with `fixed`'s cell narrowed to its mask, if
