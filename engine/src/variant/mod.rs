@@ -10,6 +10,7 @@ mod check;
 mod constraints;
 pub mod model;
 mod propagate;
+mod propagation;
 mod read;
 mod search;
 #[cfg(test)]

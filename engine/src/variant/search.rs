@@ -1,13 +1,13 @@
 //! The search for variant puzzles: one candidate mask per cell, the propagators run to a
 //! fixed point, and depth-first branching.
 //!
-//! Propagation is driven by a queue of propagators: whenever a mask narrows, every
-//! propagator that reads that cell is queued again (the one that narrowed it too, since a
-//! propagator need not reach its own fixed point). A guess copies the masks one level
-//! deeper in a buffer sized before the search starts, so backtracking is going back a
-//! level and nothing is allocated per node. The search branches on the open cell with the
-//! fewest candidates (for [`Order::Lexicographic`], the first open cell in reading order)
-//! and tries its digits in increasing order.
+//! Propagation (`propagation.rs`) is driven by a queue of propagators: whenever a mask
+//! narrows, every propagator that reads that cell is queued again (the one that narrowed
+//! it too, since a propagator need not reach its own fixed point). A guess copies the
+//! masks one level deeper in a buffer sized before the search starts, so backtracking is
+//! going back a level and nothing is allocated per node. The search branches on the open
+//! cell with the fewest candidates (for [`Order::Lexicographic`], the first open cell in
+//! reading order) and tries its digits in increasing order.
 //!
 //! A search that takes more than a few guesses per cell starts again on a probed root:
 //! each digit of each open cell is placed on a copy and propagated. One that fails leaves
@@ -29,6 +29,7 @@ use std::time::Instant;
 use super::constraints::compile;
 use super::model::Puzzle;
 use super::propagate::{Mask, Propagator};
+use super::propagation::{Propagation, is_open};
 use crate::solver::{Cancellation, Order, StopCheck, Stopped};
 
 /// Search nodes between two looks at the cancellation; a node costs a microsecond or a few,
@@ -115,27 +116,25 @@ pub fn solve(
     };
 
     let limit = options.max_solutions.max(1);
-    if cap.is_some() {
-        // True candidates probe in any case: before the count, which then gains from it.
-        if !search.probe(&mut root)? {
-            return Ok(no_solution);
-        }
-    } else {
-        search.budget = cells as u64 * GUESSES_PER_CELL_BEFORE_PROBING;
-    }
-    let (mut end, mut solution, mut solution_count) = search.count(&root, limit);
+    // True candidates probe in any case: before the count, which then gains from it.
+    let budget = match cap {
+        Some(_) if !search.probe(&mut root)? => return Ok(no_solution),
+        Some(_) => u64::MAX,
+        None => cells as u64 * GUESSES_PER_CELL_BEFORE_PROBING,
+    };
+    let (mut end, mut solution, mut solution_count) = search.count(&root, limit, budget);
     if end == End::OverBudget {
         // Stopped while probing or counting again: what the most complete count found.
         end = End::Stopped;
-        if search.probe(&mut root) == Ok(false) {
-            return Ok(no_solution);
-        }
-        if !search.poll.stopped() {
-            search.budget = u64::MAX;
-            let again = search.count(&root, limit);
-            if again.0 != End::Stopped || again.2 >= solution_count {
-                (end, solution, solution_count) = again;
+        match search.probe(&mut root) {
+            Ok(false) => return Ok(no_solution),
+            Ok(true) => {
+                let again = search.count(&root, limit, u64::MAX);
+                if again.0 != End::Stopped || again.2 >= solution_count {
+                    (end, solution, solution_count) = again;
+                }
             }
+            Err(Stopped) => {}
         }
     }
     if end == End::Stopped && solution_count == 0 {
@@ -185,11 +184,6 @@ fn digit(mask: Mask) -> u8 {
     mask.trailing_zeros() as u8 + 1
 }
 
-/// Whether a mask holds more than one digit.
-fn is_open(mask: Mask) -> bool {
-    mask & mask.wrapping_sub(1) != 0
-}
-
 /// The masks of a puzzle's givens: a given holds its digit (none when the grid has no such
 /// digit), an open cell every digit.
 pub(super) fn given_masks(puzzle: &Puzzle) -> Vec<Mask> {
@@ -224,167 +218,6 @@ enum End {
     OverBudget,
 }
 
-/// The propagators and the queue that runs them to a fixed point.
-struct Propagation<'a> {
-    propagators: &'a [Box<dyn Propagator>],
-    /// The propagators reading cell `c` are `watchers[watch_start[c]..watch_start[c + 1]]`.
-    watch_start: Vec<usize>,
-    watchers: Vec<u32>,
-    /// A ring of queued propagators, each at most once.
-    queue: Vec<u32>,
-    head: usize,
-    queued_count: usize,
-    queued: Vec<bool>,
-    /// The masks of a propagator's cells before it runs.
-    before: Vec<Mask>,
-    /// What placing each digit in each cell (at `cell * size + digit - 1`) is known to
-    /// remove elsewhere: `(cell, digits)` pairs learned by probing the root.
-    implications: Vec<Vec<(u32, Mask)>>,
-    /// Cells narrowed to one digit whose implications are still to apply.
-    placed: Vec<usize>,
-    size: usize,
-}
-
-impl<'a> Propagation<'a> {
-    fn new(propagators: &'a [Box<dyn Propagator>], size: usize) -> Self {
-        let cells = size * size;
-        let mut counts = vec![0usize; cells + 1];
-        for propagator in propagators {
-            for &cell in propagator.cells() {
-                counts[cell + 1] += 1;
-            }
-        }
-        for cell in 0..cells {
-            counts[cell + 1] += counts[cell];
-        }
-        let watch_start = counts.clone();
-        let mut watchers = vec![0; counts[cells]];
-        for (index, propagator) in propagators.iter().enumerate() {
-            for &cell in propagator.cells() {
-                watchers[counts[cell]] = index as u32;
-                counts[cell] += 1;
-            }
-        }
-        let widest = propagators
-            .iter()
-            .map(|p| p.cells().len())
-            .max()
-            .unwrap_or(0);
-        Propagation {
-            propagators,
-            watch_start,
-            watchers,
-            queue: vec![0; propagators.len()],
-            head: 0,
-            queued_count: 0,
-            queued: vec![false; propagators.len()],
-            before: vec![0; widest],
-            implications: Vec::new(),
-            placed: Vec::new(),
-            size,
-        }
-    }
-
-    fn push(&mut self, propagator: u32) {
-        if !self.queued[propagator as usize] {
-            self.queued[propagator as usize] = true;
-            let slot = (self.head + self.queued_count) % self.queue.len();
-            self.queue[slot] = propagator;
-            self.queued_count += 1;
-        }
-    }
-
-    /// Queues every propagator.
-    fn push_all(&mut self) {
-        for propagator in 0..self.propagators.len() {
-            self.push(propagator as u32);
-        }
-    }
-
-    /// Queues the propagators that read `cell`, now narrowed to `mask`, and its
-    /// implications when it holds one digit.
-    fn narrowed(&mut self, cell: usize, mask: Mask) {
-        debug_assert_ne!(mask, 0, "an empty cell is a contradiction, not a narrowing");
-        for index in self.watch_start[cell]..self.watch_start[cell + 1] {
-            self.push(self.watchers[index]);
-        }
-        if !self.implications.is_empty() && !is_open(mask) {
-            self.placed.push(cell);
-        }
-    }
-
-    /// Applies the implications of the placed cells, and of those they place; false when
-    /// one empties a mask.
-    fn imply(&mut self, masks: &mut [Mask]) -> bool {
-        while let Some(cell) = self.placed.pop() {
-            let candidate = cell * self.size + masks[cell].trailing_zeros() as usize;
-            for index in 0..self.implications[candidate].len() {
-                let (other, removed) = self.implications[candidate][index];
-                let other = other as usize;
-                let mask = masks[other] & !removed;
-                if mask != masks[other] {
-                    if mask == 0 {
-                        return false;
-                    }
-                    masks[other] = mask;
-                    self.narrowed(other, mask);
-                }
-            }
-        }
-        true
-    }
-
-    fn pop(&mut self) -> Option<usize> {
-        if self.queued_count == 0 {
-            return None;
-        }
-        let propagator = self.queue[self.head] as usize;
-        self.head = (self.head + 1) % self.queue.len();
-        self.queued_count -= 1;
-        self.queued[propagator] = false;
-        Some(propagator)
-    }
-
-    /// Runs the queued propagators, and those they queue, until none is left; false (with
-    /// the queue emptied) when one finds a contradiction or empties a mask.
-    fn run(&mut self, masks: &mut [Mask]) -> bool {
-        let propagators = self.propagators;
-        loop {
-            if !self.imply(masks) {
-                self.placed.clear();
-                while self.pop().is_some() {}
-                return false;
-            }
-            let Some(index) = self.pop() else {
-                return true;
-            };
-            let propagator = &propagators[index];
-            let cells = propagator.cells();
-            for (before, &cell) in self.before.iter_mut().zip(cells) {
-                *before = masks[cell];
-            }
-            let mut consistent = propagator.propagate(masks).is_ok();
-            if consistent {
-                for (i, &cell) in cells.iter().enumerate() {
-                    let mask = masks[cell];
-                    if mask != self.before[i] {
-                        if mask == 0 {
-                            consistent = false;
-                            break;
-                        }
-                        self.narrowed(cell, mask);
-                    }
-                }
-            }
-            if !consistent {
-                self.placed.clear();
-                while self.pop().is_some() {}
-                return false;
-            }
-        }
-    }
-}
-
 /// A depth-first search over candidate masks.
 struct Search<'a> {
     size: usize,
@@ -396,12 +229,8 @@ struct Search<'a> {
     poll: StopCheck<'a>,
     /// Branches taken on a digit of a cell with several, over every run.
     guesses: u64,
-    /// A search stops once `guesses` reaches this.
+    /// The running search stops once `guesses` reaches this.
     budget: u64,
-    /// Whether `guesses` reached `budget` in the last run.
-    over_budget: bool,
-    /// Whether the root has been probed.
-    probed: bool,
 }
 
 impl<'a> Search<'a> {
@@ -420,8 +249,6 @@ impl<'a> Search<'a> {
             lexicographic: order == Order::Lexicographic,
             guesses: 0,
             budget: u64::MAX,
-            over_budget: false,
-            probed: false,
             poll: StopCheck::new(cancellation, POLL_PERIOD, Instant::now()),
         }
     }
@@ -434,12 +261,12 @@ impl<'a> Search<'a> {
         self.propagation.run(&mut masks).then_some(masks)
     }
 
-    /// Counts the solutions below `root` up to `limit`: how the search ended, the first
-    /// solution's digits and the count.
-    fn count(&mut self, root: &[Mask], limit: u64) -> (End, Option<Vec<u8>>, u64) {
+    /// Counts the solutions below `root` up to `limit`, within `budget` guesses: how the
+    /// search ended, the first solution's digits and the count.
+    fn count(&mut self, root: &[Mask], limit: u64, budget: u64) -> (End, Option<Vec<u8>>, u64) {
         let mut solution = None;
         let mut count = 0;
-        let end = self.run(root, None, &mut |masks| {
+        let end = self.run(root, None, budget, &mut |masks| {
             if solution.is_none() {
                 solution = Some(masks.iter().map(|&mask| digit(mask)).collect());
             }
@@ -462,10 +289,10 @@ impl<'a> Search<'a> {
     /// community puzzles, and would make the cost quadratic.)
     fn probe(&mut self, root: &mut [Mask]) -> Result<bool, Stopped> {
         let (cells, size) = (self.cells, self.size);
-        if self.probed || !root.iter().any(|&mask| is_open(mask)) {
+        let probed = !self.propagation.implications.is_empty();
+        if probed || !root.iter().any(|&mask| is_open(mask)) {
             return Ok(true);
         }
-        self.probed = true;
         self.propagation.implications = vec![Vec::new(); cells * size];
         for cell in 0..cells {
             let mut digits = root[cell];
@@ -502,14 +329,17 @@ impl<'a> Search<'a> {
     }
 
     /// Visits the solutions below `root` (with `fixed`'s cell narrowed to its mask, if
-    /// given) until `visit` breaks or none is left.
+    /// given) until `visit` breaks, none is left, or the guesses over every run reach
+    /// `budget`.
     fn run(
         &mut self,
         root: &[Mask],
         fixed: Option<(usize, Mask)>,
+        budget: u64,
         visit: &mut dyn FnMut(&[Mask]) -> ControlFlow<()>,
     ) -> End {
         let cells = self.cells;
+        self.budget = budget;
         self.stack[..cells].copy_from_slice(root);
         if let Some((cell, mask)) = fixed {
             let narrowed = self.stack[cell] & mask;
@@ -524,36 +354,32 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        self.over_budget = false;
-        let flow = self.descend(0, visit);
-        if self.poll.stopped() {
-            End::Stopped
-        } else if self.over_budget {
-            End::OverBudget
-        } else if flow.is_break() {
-            End::Enough
-        } else {
-            End::Exhausted
+        match self.descend(0, visit) {
+            ControlFlow::Break(end) => end,
+            ControlFlow::Continue(()) => End::Exhausted,
         }
     }
 
-    /// Visits the solutions below the propagated masks at `depth`.
+    /// Visits the solutions below the propagated masks at `depth`; breaks with why it
+    /// stopped before the end.
     fn descend(
         &mut self,
         depth: usize,
         visit: &mut dyn FnMut(&[Mask]) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
+    ) -> ControlFlow<End> {
         if self.poll.should_stop() {
-            return ControlFlow::Break(());
+            return ControlFlow::Break(End::Stopped);
         }
         if self.guesses >= self.budget {
-            self.over_budget = true;
-            return ControlFlow::Break(());
+            return ControlFlow::Break(End::OverBudget);
         }
         let cells = self.cells;
         let level = depth * cells;
         let Some(cell) = self.choose(&self.stack[level..level + cells]) else {
-            return visit(&self.stack[level..level + cells]);
+            return match visit(&self.stack[level..level + cells]) {
+                ControlFlow::Break(()) => ControlFlow::Break(End::Enough),
+                ControlFlow::Continue(()) => ControlFlow::Continue(()),
+            };
         };
         let mut digits = self.stack[level + cell];
         while digits != 0 {
@@ -597,7 +423,6 @@ impl<'a> Search<'a> {
     /// How many solutions put each digit in each cell (at `cell * size + digit - 1`), up to
     /// `cap`, for a puzzle that has a solution; `root` loses the candidates refuted.
     fn true_candidates(&mut self, root: &mut [Mask], cap: u32) -> Result<Vec<u32>, Stopped> {
-        self.budget = u64::MAX;
         let size = self.size;
         let mut counts = vec![0u32; self.cells * size];
         let tally = |counts: &mut [u32], masks: &[Mask]| {
@@ -607,7 +432,7 @@ impl<'a> Search<'a> {
             }
         };
         let mut listed = 0;
-        let end = self.run(root, None, &mut |masks| {
+        let end = self.run(root, None, u64::MAX, &mut |masks| {
             tally(&mut counts, masks);
             listed += 1;
             if listed >= LISTED_SOLUTIONS {
@@ -638,7 +463,7 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 let mut found = 0;
-                let end = self.run(root, Some((cell, bit)), &mut |masks| {
+                let end = self.run(root, Some((cell, bit)), u64::MAX, &mut |masks| {
                     found += 1;
                     if cap == 1 {
                         tally(&mut counts, masks);
