@@ -182,7 +182,8 @@ pub fn solve(
             show_progress,
             out,
         )?;
-        return solve_summary(&tally, started, args.unique, err);
+        let summary = || tally.summary(started.elapsed(), args.unique);
+        return lines_status(&tally, summary, err);
     }
     let grid = match text_format::parse_block(input) {
         Ok(grid) => grid,
@@ -215,19 +216,18 @@ pub fn solve(
     }
 }
 
-/// Ends a run of `solve` over puzzle lines: its summary on `err`, and whether every puzzle
-/// was solved (a run without a puzzle fails).
-fn solve_summary(
+/// Ends a run over puzzle lines: its `summary` on `err`, and whether every puzzle was
+/// answered (a run without a puzzle fails).
+fn lines_status(
     tally: &batch::Tally,
-    started: Instant,
-    unique: bool,
+    summary: impl FnOnce() -> String,
     err: &mut impl Write,
 ) -> io::Result<Status> {
     if tally.is_empty() {
         writeln!(err, "error: {NO_PUZZLES}")?;
         return Ok(Status::Failure);
     }
-    writeln!(err, "{}", tally.summary(started.elapsed(), unique))?;
+    writeln!(err, "{}", summary())?;
     Ok(if tally.all_solved() {
         Status::Success
     } else {

@@ -10,7 +10,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::batch::{self, Tally};
-use super::{InputArgs, MAX_THREADS, NO_PUZZLES, Status, worker_threads};
+use super::{InputArgs, MAX_THREADS, NO_PUZZLES, Status, lines_status, worker_threads};
 use crate::answers::{GridOutput, explain_response, logic_error_code, rate_response};
 use sudoku_engine::grid::{Grid, GridError};
 use sudoku_engine::logic::step::round_rating;
@@ -137,16 +137,7 @@ pub fn rate(
         err_is_terminal(),
         out,
     )?;
-    if tally.is_empty() {
-        writeln!(err, "error: {NO_PUZZLES}")?;
-        return Ok(Status::Failure);
-    }
-    writeln!(err, "{}", summary(&tally, started.elapsed()))?;
-    Ok(if tally.all_solved() {
-        Status::Success
-    } else {
-        Status::Failure
-    })
+    lines_status(&tally, || summary(&tally, started.elapsed()), err)
 }
 
 /// Why a puzzle line has no rating.

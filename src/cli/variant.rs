@@ -56,7 +56,8 @@ pub(super) fn solve(
         show_progress,
         out,
     )?;
-    super::solve_summary(&tally, started, args.unique, err)
+    let summary = || tally.summary(started.elapsed(), args.unique);
+    super::lines_status(&tally, summary, err)
 }
 
 /// Solves the variant puzzle of input line `line`, counts how it ended and writes its
