@@ -1,27 +1,37 @@
 //! Running CPU-heavy work (solving, rating, explaining, generating) under one bound: at most
-//! `concurrency` runs at once, whatever thread they run on, behind a bounded wait queue,
-//! and never for longer than their time limit.
+//! `concurrency` cores' worth of it, whatever thread it runs on, behind a bounded wait
+//! queue, and never for longer than its time limit.
 //!
-//! A solver slot is a core: `slots` has one permit per solver, and nothing runs the work
-//! without one. Every run starts with a **quick attempt** of at most [`QUICK_ATTEMPT`],
-//! inline on the calling async worker while it holds a slot: nearly every 9×9 grid is
-//! solved within it, and the hand-off to a blocking thread (tens of microseconds) would
-//! cost more than the solve. Only work that outlasts its attempt is **admitted**:
-//! `admission` has one permit per solver and per queue place, and a run that finds none
-//! is refused with [`PoolError::Overloaded`] at once. It then starts again on a blocking
-//! thread that holds its admission and a slot until it returns, so a slot frees only when
-//! the work has really stopped, even if the caller was answered (time limit) or went away
-//! before.
+//! A solver slot is a core: `slots` has one permit per solver. Every run starts with a
+//! **quick attempt** of at most [`QUICK_ATTEMPT`], inline on the calling async worker:
+//! nearly every 9×9 grid is solved within it, and the hand-off to a blocking thread (tens
+//! of microseconds) would cost more than the solve. Only work that outlasts its attempt is
+//! **admitted**: `admission` has one permit per solver and per queue place, and a run that
+//! finds none is refused with [`PoolError::Overloaded`] at once. It then starts again on a
+//! blocking thread that holds its admission and a slot until it returns, so a slot frees
+//! only when the work has really stopped, even if the caller was answered (time limit) or
+//! went away before.
 //!
-//! Quick attempts come first: long work, each time it polls its [`Cancellation`] (every
-//! millisecond or so), hands its slot over while quick attempts wait for one, and queues
-//! for it again behind them (the semaphore is first come, first served). So a cheap
-//! request never waits behind expensive ones for more than the quick attempts ahead of
-//! it, even when every solver is busy and the queue is full, and solving never uses more
-//! than `concurrency` cores. At most [`QUICK_QUEUE_PER_SOLVER`] quick attempts per solver
-//! wait at once; beyond that a run skips its quick attempt and goes to admission. A run
-//! that finds the long lane full gets a shorter attempt ([`QUICK_ATTEMPT_WHEN_FULL`]), so
-//! that a flood of hard requests, each refused once its attempt runs out, costs less.
+//! Quick attempts come first, and never wait for long work. At most one per solver runs at
+//! once (`quick_lane`); one that finds a free slot holds it, and one that finds every slot
+//! held by long work runs beside it on **borrowed time**: its time is added to `debt`, and
+//! long work pays the debt back by pausing when it next polls its [`Cancellation`] (every
+//! millisecond or so), so that solving uses no more than `concurrency` cores over any
+//! stretch longer than a pause. A cheap request is thus answered at once even when every
+//! solver is busy and the queue is full, and a refusal costs no wake-up of the long work:
+//! the work that pays pauses once per [`MIN_PAUSE`] of debt, not once per attempt. At most
+//! [`QUICK_QUEUE_PER_SOLVER`] quick attempts per solver wait for the lane at once; beyond
+//! that a run skips its quick attempt and goes to admission.
+//!
+//! An attempt that fails while the long lane is full is wasted: its run is refused. Three
+//! rules keep a flood of such requests cheap. [`Effort::Heavy`] work (ratings,
+//! explanations, generation), which often outlasts an attempt, gets one only on a free
+//! solver and never borrows time, so it is refused at once when the lane is full. Light
+//! work (solves, hints) gets a shorter attempt,
+//! [`QUICK_ATTEMPT_WHEN_FULL`], enough for an easy grid. And the attempts of a full lane
+//! that fail may take at most [`WASTE_SHARE`] of one solver's time, after a burst of
+//! [`WASTE_BURST`]: beyond that, light work too is refused without an attempt until the
+//! budget has grown back.
 //!
 //! [`SolverPool::occupancy`] says how many runs hold a solver (read off `slots`) and how
 //! many admitted runs wait for one (counted only on the way through a wait), so a run
@@ -32,14 +42,11 @@
 //! abandoned run stops burning CPU within milliseconds.
 
 use std::num::NonZeroU64;
-use std::pin::pin;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use futures_util::FutureExt;
 use thiserror::Error;
-use tokio::runtime::Handle;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use sudoku_engine::solver::{Cancellation, Stopped};
@@ -50,14 +57,42 @@ use sudoku_engine::solver::{Cancellation, Stopped};
 /// other requests within a fraction of a millisecond.
 pub const QUICK_ATTEMPT: Duration = Duration::from_micros(250);
 
-/// The quick attempt of a run that finds the long lane full, and so will be refused if
-/// its attempt runs out: enough for an easy grid (singles finish a 9×9 one in about
+/// The quick attempt of light work that finds the long lane full, and so will be refused
+/// if its attempt runs out: enough for an easy grid (singles finish a 9×9 one in about
 /// 10 µs), and a fifth of the cost of each refusal in a flood of hard requests.
 pub const QUICK_ATTEMPT_WHEN_FULL: Duration = Duration::from_micros(50);
 
-/// Quick attempts per solver that may wait for a slot at once: each holds it for at most
-/// [`QUICK_ATTEMPT`], so the last of them waits about 16 ms.
+/// Quick attempts per solver that may wait for the quick lane at once: each holds it for
+/// at most [`QUICK_ATTEMPT`], so the last of them waits about 16 ms.
 pub const QUICK_QUEUE_PER_SOLVER: usize = 64;
+
+/// The share of one solver's time that failed attempts of a full long lane may take.
+pub const WASTE_SHARE: f64 = 0.125;
+
+/// How much of failed attempts a full long lane allows at once, after a quiet spell.
+pub const WASTE_BURST: Duration = Duration::from_millis(2);
+
+/// The least debt that long work pauses for: one pause (a sleep and a wake-up of its
+/// thread) pays for many refused attempts, not one each.
+pub const MIN_PAUSE: Duration = Duration::from_micros(500);
+
+/// The niceness of the threads that run long work (0 is the default, 19 the lowest).
+const SOLVER_NICENESS: libc::c_int = 10;
+
+/// The longest single pause, so that a run paying a large debt still notices within
+/// milliseconds that it is cancelled.
+const MAX_PAUSE: Duration = Duration::from_millis(5);
+
+/// How likely work is to end within a quick attempt, which decides whether it gets one
+/// when the long lane is full (and its failure would be a refusal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effort {
+    /// Usually done within an attempt (a solve, a hint): tried even when the lane is full.
+    Light,
+    /// Often longer than an attempt (a rating, an explanation, a generation): tried only
+    /// on a free solver, so refused at once, without an attempt, when the lane is full.
+    Heavy,
+}
 
 /// Why a run of work did not give a result.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -112,13 +147,23 @@ pub struct SolverPool(Arc<Bounds>);
 struct Bounds {
     admission: Arc<Semaphore>,
     slots: Arc<Semaphore>,
+    /// One permit per solver: the quick attempts that may run at once.
+    quick_lane: Arc<Semaphore>,
     time_limit: Duration,
     /// The permits of `slots` when nothing runs.
     concurrency: usize,
     /// Admitted runs waiting for a permit of `slots`.
     waiting: AtomicUsize,
-    /// Quick attempts waiting for one: long work lends its slot while there are any.
+    /// Quick attempts waiting for a permit of `quick_lane`.
     quick_waiting: AtomicUsize,
+    /// Nanoseconds that quick attempts ran beside long work holding every slot, less what
+    /// long work has paused for since (below zero when a pause overran).
+    debt: AtomicI64,
+    /// The budget of failed attempts of a full long lane: nanoseconds since `started` at
+    /// which the budget spent so far will have grown back (a virtual clock that each
+    /// failure moves on by its time over [`WASTE_SHARE`]).
+    waste_paid_until: AtomicU64,
+    started: Instant,
 }
 
 impl SolverPool {
@@ -128,10 +173,14 @@ impl SolverPool {
         SolverPool(Arc::new(Bounds {
             admission: Arc::new(Semaphore::new(concurrency + limits.queue_length)),
             slots: Arc::new(Semaphore::new(concurrency)),
+            quick_lane: Arc::new(Semaphore::new(concurrency)),
             time_limit: limits.time_limit,
             concurrency,
             waiting: AtomicUsize::new(0),
             quick_waiting: AtomicUsize::new(0),
+            debt: AtomicI64::new(0),
+            waste_paid_until: AtomicU64::new(0),
+            started: Instant::now(),
         }))
     }
 
@@ -151,11 +200,11 @@ impl SolverPool {
         requested_ms.map_or(limit, |ms| Duration::from_millis(ms.get()).min(limit))
     }
 
-    /// Runs `work` within `limit` (see [`SolverPool::limit_for`]). `work` returns
-    /// [`Stopped`] when the [`Cancellation`] it was given stopped it; it may be called twice
-    /// (the quick attempt, then the run on a blocking thread), so it must not consume its
-    /// input.
-    pub async fn run<T, W>(&self, limit: Duration, work: W) -> Result<T, PoolError>
+    /// Runs `work` of `effort` within `limit` (see [`SolverPool::limit_for`]). `work`
+    /// returns [`Stopped`] when the [`Cancellation`] it was given stopped it; it may be
+    /// called twice (the quick attempt, then the run on a blocking thread), so it must not
+    /// consume its input.
+    pub async fn run<T, W>(&self, limit: Duration, effort: Effort, work: W) -> Result<T, PoolError>
     where
         T: Send + 'static,
         W: Fn(&Cancellation) -> Result<T, Stopped> + Send + 'static,
@@ -164,25 +213,29 @@ impl SolverPool {
         let deadline = Instant::now() + limit;
         let mut waited = Duration::ZERO;
         let timed_out = |waited| PoolError::TimedOut { limit, waited };
-        if bounds.quick_waiting.load(Ordering::Relaxed)
-            < QUICK_QUEUE_PER_SOLVER * bounds.concurrency
-        {
-            let slot = bounds
-                .wait_for_slot(Lane::Quick, deadline, &mut waited)
+        let lane_full = bounds.admission.available_permits() == 0;
+        let attempt = match effort {
+            Effort::Light if !lane_full => Some(QUICK_ATTEMPT),
+            Effort::Light if bounds.waste_allowed() => Some(QUICK_ATTEMPT_WHEN_FULL),
+            Effort::Heavy if bounds.slots.available_permits() > 0 => Some(QUICK_ATTEMPT),
+            _ => None,
+        };
+        let room_to_wait = bounds.quick_waiting.load(Ordering::Relaxed)
+            < QUICK_QUEUE_PER_SOLVER * bounds.concurrency;
+        if let Some(attempt) = attempt.filter(|_| room_to_wait) {
+            let _quick = bounds
+                .wait_for(&bounds.quick_lane, &bounds.quick_waiting, deadline, &mut waited)
                 .await
                 .ok_or_else(|| timed_out(waited))?;
-            let attempt = match bounds.admission.available_permits() {
-                0 => QUICK_ATTEMPT_WHEN_FULL,
-                _ => QUICK_ATTEMPT,
-            };
+            let started = Instant::now();
             // Within one poll of this future, so it cannot be abandoned halfway: no flag.
-            let quick_end = Instant::now() + attempt;
-            let quick = work(&Cancellation::none().with_deadline(quick_end.min(deadline)));
-            drop(slot);
-            if let Ok(result) = quick {
-                return Ok(result);
+            let may_borrow = effort == Effort::Light;
+            match bounds.attempt(&work, attempt, deadline, may_borrow) {
+                Some(Ok(result)) => return Ok(result),
+                Some(Err(Stopped)) if lane_full => bounds.waste(started.elapsed()),
+                _ => {}
             }
-            if quick_end >= deadline {
+            if Instant::now() >= deadline {
                 return Err(timed_out(waited));
             }
         }
@@ -196,21 +249,18 @@ impl SolverPool {
         let abandoned = Arc::new(AtomicBool::new(false));
         let _cancel_on_drop = CancelOnDrop(Arc::clone(&abandoned));
         let slot = bounds
-            .wait_for_slot(Lane::Long, deadline, &mut waited)
+            .wait_for(&bounds.slots, &bounds.waiting, deadline, &mut waited)
             .await
             .ok_or_else(|| timed_out(waited))?;
-        let lent = LentSlot {
-            bounds: Arc::clone(bounds),
-            slot: Mutex::new(Some(slot)),
-            runtime: Handle::current(),
-        };
+        let payer = Arc::clone(bounds);
         let run = tokio::task::spawn_blocking(move || {
             // The permits live in this closure: they are held until the thread is free.
-            let _admitted = admitted;
+            let (_admitted, _slot) = (admitted, slot);
+            yield_to_the_server();
             let cancel = Cancellation::none()
                 .with_flag(abandoned)
                 .with_deadline(deadline)
-                .with_checkpoint(move || lent.lend_to_quick_attempts());
+                .with_checkpoint(move || payer.pay_debt());
             work(&cancel)
         });
         match run.await {
@@ -227,35 +277,23 @@ fn whole_seconds(limit: Duration) -> Duration {
     Duration::from_secs(seconds.max(1))
 }
 
-/// Which way a run waits for a slot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Lane {
-    /// A quick attempt, which long work makes way for.
-    Quick,
-    /// Admitted work that outlasted its quick attempt.
-    Long,
-}
-
 impl Bounds {
-    /// A slot, waited for until `deadline` (counted as waiting meanwhile, and the time
-    /// added to `waited`); `None` when the deadline came first. A free slot is taken
-    /// without a timer or a clock reading.
-    async fn wait_for_slot(
+    /// A permit of `semaphore`, waited for until `deadline` (counted in `count` meanwhile,
+    /// and the time added to `waited`); `None` when the deadline came first. A free permit
+    /// is taken without a timer or a clock reading.
+    async fn wait_for(
         &self,
-        lane: Lane,
+        semaphore: &Arc<Semaphore>,
+        count: &AtomicUsize,
         deadline: Instant,
         waited: &mut Duration,
     ) -> Option<OwnedSemaphorePermit> {
-        if let Ok(permit) = Arc::clone(&self.slots).try_acquire_owned() {
+        if let Ok(permit) = Arc::clone(semaphore).try_acquire_owned() {
             return Some(permit);
         }
-        // Quick attempts wait apart: the queue is of admitted work.
-        let _waiting = Waiting::count(match lane {
-            Lane::Quick => &self.quick_waiting,
-            Lane::Long => &self.waiting,
-        });
+        let _waiting = Waiting::count(count);
         let started = Instant::now();
-        let permit = Arc::clone(&self.slots).acquire_owned();
+        let permit = Arc::clone(semaphore).acquire_owned();
         // Boxed: only waits pay for the timer, and every caller's future stays small.
         let permit = Box::pin(tokio::time::timeout_at(deadline.into(), permit))
             .await
@@ -264,38 +302,73 @@ impl Bounds {
         *waited += started.elapsed();
         permit
     }
-}
 
-/// The slot of long work on its blocking thread, which it lends to quick attempts.
-struct LentSlot {
-    bounds: Arc<Bounds>,
-    slot: Mutex<Option<OwnedSemaphorePermit>>,
-    runtime: Handle,
-}
+    /// Runs a quick attempt of at most `attempt` (and not past `deadline`) on a free slot,
+    /// or, when long work holds every slot and `may_borrow`, on time that it pays back;
+    /// `None` when it could not run.
+    fn attempt<T>(
+        &self,
+        work: &impl Fn(&Cancellation) -> Result<T, Stopped>,
+        attempt: Duration,
+        deadline: Instant,
+        may_borrow: bool,
+    ) -> Option<Result<T, Stopped>> {
+        let free_slot = Arc::clone(&self.slots).try_acquire_owned().ok();
+        if free_slot.is_none() && !may_borrow {
+            return None;
+        }
+        let started = Instant::now();
+        let result = work(&Cancellation::none().with_deadline((started + attempt).min(deadline)));
+        if free_slot.is_none() {
+            let borrowed = i64::try_from(started.elapsed().as_nanos()).unwrap_or(i64::MAX);
+            self.debt.fetch_add(borrowed, Ordering::Relaxed);
+        }
+        Some(result)
+    }
 
-impl LentSlot {
-    /// While quick attempts wait for a slot, hands this one over and blocks until it is
-    /// this run's turn again, behind them: it joins the queue before it lets go, so that no
-    /// run that comes later takes the slot first.
-    fn lend_to_quick_attempts(&self) {
-        if self.bounds.quick_waiting.load(Ordering::Relaxed) == 0 {
+    /// Whether the budget of failed attempts of a full lane has room for another.
+    fn waste_allowed(&self) -> bool {
+        let now = self.started.elapsed().as_nanos() as u64;
+        self.waste_paid_until.load(Ordering::Relaxed) <= now + WASTE_BURST.as_nanos() as u64
+    }
+
+    /// Takes `wasted`, the time of a failed attempt of a full lane, from the budget.
+    fn waste(&self, wasted: Duration) {
+        let now = self.started.elapsed().as_nanos() as u64;
+        let cost = (wasted.as_nanos() as f64 / WASTE_SHARE) as u64;
+        let _ = self
+            .waste_paid_until
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |until| {
+                Some(until.max(now) + cost)
+            });
+    }
+
+    /// Called by long work each time it polls its cancellation: pauses the calling thread
+    /// for the debt of quick attempts, once it has reached [`MIN_PAUSE`].
+    fn pay_debt(&self) {
+        let owed = self.debt.load(Ordering::Relaxed);
+        if owed < MIN_PAUSE.as_nanos() as i64 {
             return;
         }
-        let mut slot = self
-            .slot
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let _waiting = Waiting::count(&self.bounds.waiting);
-        let again = self.runtime.block_on(async {
-            let mut again = pin!(Arc::clone(&self.bounds.slots).acquire_owned());
-            let queued = again.as_mut().now_or_never();
-            drop(slot.take());
-            match queued {
-                Some(again) => again,
-                None => again.await,
-            }
-        });
-        *slot = Some(again.expect("the pool's semaphores are never closed"));
+        let pause = Duration::from_nanos(owed.unsigned_abs()).min(MAX_PAUSE);
+        let started = Instant::now();
+        std::thread::sleep(pause);
+        let paused = i64::try_from(started.elapsed().as_nanos()).unwrap_or(i64::MAX);
+        self.debt.fetch_sub(paused, Ordering::Relaxed);
+    }
+}
+
+/// Lowers the calling thread's priority (once per thread): a blocking thread runs only
+/// long work, and the async workers that answer requests come first when both want a core.
+fn yield_to_the_server() {
+    thread_local!(static LOWERED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
+    if !LOWERED.replace(true) {
+        // SAFETY: gettid and setpriority take no pointers; raising one's own niceness
+        // needs no privilege, and a failure leaves the priority as it was.
+        unsafe {
+            let thread = libc::gettid() as libc::id_t;
+            libc::setpriority(libc::PRIO_PROCESS, thread, SOLVER_NICENESS);
+        }
     }
 }
 
@@ -328,6 +401,7 @@ impl Drop for CancelOnDrop {
 mod tests {
 
     use super::*;
+    use std::sync::atomic::AtomicU64;
     use crate::test_support::{bounded, eventually};
 
     fn pool(concurrency: usize, queue_length: usize) -> SolverPool {
@@ -365,7 +439,9 @@ mod tests {
         let pool = pool(1, 0);
         let thread = std::thread::current().id();
         let ran_on = pool
-            .run(Duration::from_secs(1), |_| Ok(std::thread::current().id()))
+            .run(Duration::from_secs(1), Effort::Light, |_| {
+                Ok(std::thread::current().id())
+            })
             .await;
         assert_eq!(ran_on, Ok(thread));
     }
@@ -376,7 +452,7 @@ mod tests {
         work: impl Fn(&Cancellation) -> Result<(), Stopped> + Send + 'static,
     ) -> tokio::task::JoinHandle<Result<(), PoolError>> {
         let pool = pool.clone();
-        tokio::spawn(async move { pool.run(Duration::from_secs(10), work).await })
+        tokio::spawn(async move { pool.run(Duration::from_secs(10), Effort::Light, work).await })
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -400,7 +476,7 @@ mod tests {
         // to retry once the runs it found have hit the pool's limit, whatever it asked.
         let attempts = Arc::new(AtomicUsize::new(0));
         let refused = pool
-            .run(Duration::from_millis(50), {
+            .run(Duration::from_millis(50), Effort::Light, {
                 let attempts = Arc::clone(&attempts);
                 move |cancel| -> Result<(), Stopped> {
                     attempts.fetch_add(1, Ordering::SeqCst);
@@ -418,6 +494,18 @@ mod tests {
             1,
             "only the quick attempt ran"
         );
+        // Heavy work gets no attempt at all while the long lane is full.
+        let heavy = pool
+            .run(Duration::from_millis(50), Effort::Heavy, {
+                let attempts = Arc::clone(&attempts);
+                move |_| -> Result<(), Stopped> {
+                    attempts.fetch_add(1, Ordering::SeqCst);
+                    Ok(())
+                }
+            })
+            .await;
+        assert!(matches!(heavy, Err(PoolError::Overloaded { .. })), "{heavy:?}");
+        assert_eq!(attempts.load(Ordering::SeqCst), 1, "heavy work was tried");
 
         // Dropping the callers stops their work: the slots come back.
         runs.iter().for_each(tokio::task::JoinHandle::abort);
@@ -433,22 +521,22 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn long_work_pauses_for_quick_attempts_and_never_runs_beside_them() {
+    async fn quick_attempts_run_beside_long_work_which_pauses_as_long_as_they_ran() {
         // One solver, held by long work, and a full queue.
         let pool = pool(1, 1);
         let running = Arc::new(AtomicUsize::new(0));
-        // Raised while the long work computes, lowered while it polls its cancellation
-        // (where it lends its slot).
-        let computing = Arc::new(AtomicBool::new(false));
+        // The nanoseconds the long work spent polling its cancellation, where it pauses.
+        let polling = Arc::new(AtomicU64::new(0));
         let long = spawn_run(&pool, {
-            let (running, computing) = (Arc::clone(&running), Arc::clone(&computing));
+            let (running, polling) = (Arc::clone(&running), Arc::clone(&polling));
             move |cancel| {
                 running.fetch_add(1, Ordering::SeqCst);
                 loop {
-                    computing.store(true, Ordering::SeqCst);
                     (0..1000).for_each(|_| std::hint::spin_loop());
-                    computing.store(false, Ordering::SeqCst);
-                    if cancel.is_cancelled() {
+                    let poll = Instant::now();
+                    let cancelled = cancel.is_cancelled();
+                    polling.fetch_add(poll.elapsed().as_nanos() as u64, Ordering::SeqCst);
+                    if cancelled {
                         break;
                     }
                 }
@@ -462,16 +550,27 @@ mod tests {
             "the long runs never filled the solver and the queue",
         )
         .await;
-        for _ in 0..20 {
-            let quick = pool.run(Duration::from_secs(10), {
-                let computing = Arc::clone(&computing);
-                move |_| Ok(computing.load(Ordering::SeqCst))
+        let polled_before = polling.load(Ordering::SeqCst);
+        let mut borrowed = Duration::ZERO;
+        for _ in 0..40 {
+            // Light work that runs its whole attempt, and succeeds.
+            let quick = pool.run(Duration::from_secs(10), Effort::Light, |cancel| {
+                let started = Instant::now();
+                while !cancel.is_cancelled() {}
+                Ok(started.elapsed())
             });
-            let long_was_computing = bounded(quick, "a quick attempt waited for long work")
+            let ran = bounded(quick, "a quick attempt waited for long work")
                 .await
                 .expect("a quick attempt is served while long work holds the solver");
-            assert!(!long_was_computing, "quick and long work ran at once");
+            borrowed += ran;
         }
+        // The long work pays back all but less than one pause of what it lent.
+        let owed = borrowed.saturating_sub(MIN_PAUSE).as_nanos() as u64;
+        eventually(
+            || polling.load(Ordering::SeqCst) - polled_before >= owed,
+            "long work did not pause for the quick attempts beside it",
+        )
+        .await;
         assert!(!long.is_finished() && !queued.is_finished());
         long.abort();
         queued.abort();
@@ -483,12 +582,51 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn failed_attempts_of_a_full_lane_keep_within_their_budget() {
+        let pool = pool(1, 0);
+        let running = Arc::new(AtomicUsize::new(0));
+        let long = spawn_run(&pool, endless(Arc::clone(&running)));
+        eventually(
+            || running.load(Ordering::SeqCst) == 1,
+            "the long run never started",
+        )
+        .await;
+        // Light work that never ends within its attempt, refused each time.
+        let (attempts, spent) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicU64::new(0)));
+        let started = Instant::now();
+        for _ in 0..200 {
+            let refused = pool
+                .run(Duration::from_secs(10), Effort::Light, {
+                    let (attempts, spent) = (Arc::clone(&attempts), Arc::clone(&spent));
+                    move |cancel| -> Result<(), Stopped> {
+                        attempts.fetch_add(1, Ordering::SeqCst);
+                        let started = Instant::now();
+                        while !cancel.is_cancelled() {}
+                        spent.fetch_add(started.elapsed().as_nanos() as u64, Ordering::SeqCst);
+                        Err(Stopped)
+                    }
+                })
+                .await;
+            assert!(matches!(refused, Err(PoolError::Overloaded { .. })), "{refused:?}");
+        }
+        // The attempts' time is the burst and the share of the time since, and one more
+        // attempt that started just within it.
+        let allowed = WASTE_BURST.as_secs_f64()
+            + started.elapsed().as_secs_f64() * WASTE_SHARE
+            + QUICK_ATTEMPT.as_secs_f64();
+        let spent = Duration::from_nanos(spent.load(Ordering::SeqCst));
+        assert!(spent.as_secs_f64() <= allowed, "{spent:?} of attempts");
+        assert!(attempts.load(Ordering::SeqCst) < 200, "every refusal had an attempt");
+        long.abort();
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_time_limit_covers_the_wait_and_the_work() {
         let pool = pool(1, 4);
         let running = Arc::new(AtomicUsize::new(0));
         let limit = Duration::from_millis(50);
-        let first = pool.run(limit, endless(Arc::clone(&running)));
-        let second = pool.run(limit, endless(Arc::clone(&running)));
+        let first = pool.run(limit, Effort::Light, endless(Arc::clone(&running)));
+        let second = pool.run(limit, Effort::Light, endless(Arc::clone(&running)));
         let (first, second) = bounded(
             async { tokio::join!(first, second) },
             "a run outlived its time limit",
@@ -517,7 +655,7 @@ mod tests {
         let pool = pool(1, 0);
         let calls = Arc::new(AtomicUsize::new(0));
         let result = pool
-            .run(Duration::from_secs(1), {
+            .run(Duration::from_secs(1), Effort::Light, {
                 let calls = Arc::clone(&calls);
                 move |cancel| -> Result<(), Stopped> {
                     // The quick attempt runs out of time; the run on its thread panics.

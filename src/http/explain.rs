@@ -13,6 +13,7 @@ use super::dto::GridInput;
 use super::json::ApiJson;
 use super::on_pool::{on_pool, time_limit};
 use super::problem::ApiError;
+use crate::solver_pool::Effort;
 use crate::answers::{
     ExplainResponse, HintResponse, MistakeJson, RateResponse, explain_response, rate_response,
     step_json,
@@ -92,6 +93,7 @@ pub async fn rate_answer(
     let rating = on_pool(
         &state,
         time_limit(&state, request.timeout_ms),
+        Effort::Heavy,
         move |cancel| logic::rate(&grid, cancel),
     )
     .await?;
@@ -120,6 +122,7 @@ pub async fn explain_answer(
     let explanation = on_pool(
         &state,
         time_limit(&state, request.timeout_ms),
+        Effort::Heavy,
         move |cancel| logic::explain(&grid, cancel),
     )
     .await?;
@@ -151,6 +154,7 @@ pub async fn hint(
     let answer = on_pool(
         &state,
         time_limit(&state, request.timeout_ms),
+        Effort::Light,
         move |cancel| logic::hint(&puzzle, &grid, marks.as_deref(), cancel),
     )
     .await?;

@@ -12,6 +12,7 @@ use super::AppState;
 use super::json::ApiJson;
 use super::on_pool::on_pool;
 use super::problem::ApiError;
+use crate::solver_pool::Effort;
 use crate::answers::{PuzzleJson, puzzle_json};
 use sudoku_engine::generate::{
     self, GenerateOption, GenerateOptions, Generated, MAX_COUNT, MAX_SEED, Symmetry,
@@ -68,7 +69,7 @@ pub async fn generate(
     // How many puzzles the run has made, for an answer that runs out of time.
     let made = Arc::new(AtomicUsize::new(0));
     let progress = Arc::clone(&made);
-    let generated = on_pool(&state, limit, move |cancel| {
+    let generated = on_pool(&state, limit, Effort::Heavy, move |cancel| {
         make_puzzles(&options, &seeds, cancel, &progress)
     })
     .await

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::AppState;
 use super::problem::ApiError;
+use crate::solver_pool::Effort;
 use sudoku_engine::logic::LogicError;
 use sudoku_engine::solver::{Cancellation, Stopped};
 
@@ -37,12 +38,13 @@ impl Failure for LogicError {
     }
 }
 
-/// Runs `work` on the solver pool within `limit` (see [`time_limit`]). A full pool is
-/// `overloaded`, a stopped run `solve_timeout`, and the work's own failures their
-/// problems.
+/// Runs `work` of `effort` on the solver pool within `limit` (see [`time_limit`]). A
+/// full pool is `overloaded`, a stopped run `solve_timeout`, and the work's own failures
+/// their problems.
 pub(super) async fn on_pool<T, E>(
     state: &AppState,
     limit: Duration,
+    effort: Effort,
     work: impl Fn(&Cancellation) -> Result<T, E> + Send + 'static,
 ) -> Result<T, ApiError>
 where
@@ -53,7 +55,7 @@ where
         Ok(done) => Ok(Ok(done)),
         Err(failure) => failure.into_problem().map(Err),
     };
-    state.pool().run(limit, run).await?
+    state.pool().run(limit, effort, run).await?
 }
 
 /// The time limit of a request: the server's, or the lower `timeout_ms` it asked for.

@@ -12,6 +12,7 @@ use super::json::ApiJson;
 use super::metrics::{Metrics, SolveOutcome};
 use super::on_pool::{on_pool, time_limit};
 use super::problem::ApiError;
+use crate::solver_pool::Effort;
 use super::variant::{self, Input};
 use sudoku_engine::grid::Grid;
 use sudoku_engine::solver::{self, Cancellation, Outcome, SolveOptions, SolveReport, Stopped};
@@ -239,7 +240,7 @@ pub(super) async fn counted_on_pool<T: Send + 'static>(
     outcome: impl FnOnce(&T) -> (SolveOutcome, Duration),
 ) -> Result<T, ApiError> {
     let mut count = SolveCount::start(state.metrics());
-    let result = on_pool(state, limit, work).await;
+    let result = on_pool(state, limit, Effort::Light, work).await;
     match &result {
         Ok(answer) => {
             let (outcome, elapsed) = outcome(answer);

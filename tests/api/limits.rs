@@ -141,6 +141,9 @@ async fn beyond_the_queue_requests_get_503_overloaded_with_retry_after() {
     // An easy grid is solved in its quick attempt all the same.
     let easy = server.post("/solve", &json!({ "grid": CLASSIC })).await;
     assert_eq!(easy.status(), StatusCode::OK);
+    // A rating gets no attempt while the long lane is full, however easy its puzzle.
+    let rating = server.post("/rate", &json!({ "grid": CLASSIC })).await;
+    problem_of(rating, StatusCode::SERVICE_UNAVAILABLE, "overloaded").await;
     // `/validate` without `solvable` never needs a solver.
     let validated = server.post("/validate", &json!({ "grid": CLASSIC })).await;
     assert_eq!(validated.status(), StatusCode::OK);
@@ -217,8 +220,8 @@ async fn an_easy_puzzle_is_solved_while_hard_ones_hold_every_solver_and_the_queu
     server.wait_for_metric(IN_USE, 2.0).await;
     server.wait_for_metric(QUEUED, 1.0).await;
 
-    // Long solves hand their slot to quick attempts as they wait: had they not, this one
-    // would wait until its limit.
+    // A quick attempt runs beside long solves on time they pay back: had it waited for a
+    // solver, it would have waited until its limit.
     let request = json!({ "grid": CLASSIC, "timeout_ms": 5000 });
     let easy = server.post("/solve", &request).await;
     assert_eq!(easy.status(), StatusCode::OK);
