@@ -67,10 +67,10 @@ pub const QUICK_ATTEMPT_WHEN_FULL: Duration = Duration::from_micros(50);
 pub const QUICK_QUEUE_PER_SOLVER: usize = 64;
 
 /// The share of one solver's time that failed attempts of a full long lane may take.
-pub const WASTE_SHARE: f64 = 0.125;
+pub const WASTE_SHARE: f64 = 0.0625;
 
 /// How much of failed attempts a full long lane allows at once, after a quiet spell.
-pub const WASTE_BURST: Duration = Duration::from_millis(2);
+pub const WASTE_BURST: Duration = Duration::from_millis(1);
 
 /// The least debt that long work pauses for: one pause (a sleep and a wake-up of its
 /// thread) pays for many refused attempts, not one each.
