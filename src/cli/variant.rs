@@ -11,7 +11,7 @@ use super::batch::{self, LineForm, Tally};
 use super::{SolveArgs, Status, verdict, worker_threads};
 use sudoku_engine::grid::{is_symbol_of, value_symbol};
 use sudoku_engine::text_format;
-use sudoku_engine::variant::{self, VariantSolveOptions};
+use sudoku_engine::variant::{self, VariantError, VariantSolveOptions};
 
 /// Whether `input` holds variant puzzles: its first line is not a grid's symbols, as an
 /// f-puzzles object, its lz-string text and the links that carry it are not.
@@ -102,9 +102,13 @@ fn solve_line(
                 write!(out, "unsolvable")
             }
         },
-        Err(_stopped) => {
+        Err(VariantError::Stopped) => {
             tally.timed_out += 1;
             write!(out, "timeout")
+        }
+        Err(too_large @ VariantError::TooLarge { .. }) => {
+            tally.invalid += 1;
+            write!(out, "invalid: line {line}: {too_large}")
         }
     }
 }

@@ -10,6 +10,7 @@ use super::problem::ApiError;
 use crate::solver_pool::Effort;
 use sudoku_engine::logic::LogicError;
 use sudoku_engine::solver::{Cancellation, Stopped};
+use sudoku_engine::variant::VariantError;
 
 /// An engine error as an answer: the problem to send, or [`Stopped`] for a run that its
 /// cancellation stopped (which the pool answers as a time-out).
@@ -21,6 +22,15 @@ pub(super) trait Failure: Send + 'static {
 impl Failure for Stopped {
     fn into_problem(self) -> Result<ApiError, Stopped> {
         Err(self)
+    }
+}
+
+impl Failure for VariantError {
+    fn into_problem(self) -> Result<ApiError, Stopped> {
+        match self {
+            VariantError::TooLarge { size, limit } => Ok(ApiError::TooManyRules { size, limit }),
+            VariantError::Stopped => Err(Stopped),
+        }
     }
 }
 

@@ -198,6 +198,16 @@ pub enum ApiError {
     /// A variant puzzle that cannot be read: its `path` names the bad field.
     #[error("{0}")]
     InvalidPuzzle(#[from] VariantInputError),
+    /// A variant puzzle whose rules compile to more than the limit for its size.
+    #[error(
+        "the puzzle's rules are too many or too large: they compile to more than {limit},          the limit for a {size}×{size} grid (cells read by its checks and entries of their          tables, 400 per cell of the grid)"
+    )]
+    TooManyRules {
+        /// The grid's size.
+        size: usize,
+        /// The limit for that size.
+        limit: usize,
+    },
     /// A bug; the cause is logged, never sent.
     #[error("the server hit an unexpected error; it has been logged")]
     Internal {
@@ -322,6 +332,11 @@ impl ApiError {
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "invalid_puzzle",
                 "Invalid puzzle",
+            ),
+            Self::TooManyRules { .. } => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "too_many_rules",
+                "Too many rules",
             ),
             Self::NotUnique => (
                 StatusCode::UNPROCESSABLE_ENTITY,

@@ -10,14 +10,14 @@ use super::AppState;
 use super::dto::{GridInput, SolveRequest, SolveResponse, SolveStats};
 use super::json::ApiJson;
 use super::metrics::{Metrics, SolveOutcome};
-use super::on_pool::{on_pool, time_limit};
+use super::on_pool::{Failure, on_pool, time_limit};
 use super::problem::ApiError;
 use crate::solver_pool::Effort;
 use super::variant::{self, Input};
 use sudoku_engine::grid::Grid;
-use sudoku_engine::solver::{self, Cancellation, Outcome, SolveOptions, SolveReport, Stopped};
+use sudoku_engine::solver::{self, Cancellation, Outcome, SolveOptions, SolveReport};
 use sudoku_engine::validate::validate;
-use sudoku_engine::variant::{Puzzle, VariantAnswer, VariantSolveOptions};
+use sudoku_engine::variant::{Puzzle, VariantAnswer, VariantError, VariantSolveOptions};
 
 /// Solves the grid of the request, or says why not.
 pub async fn solve(
@@ -120,7 +120,7 @@ async fn variant_answer(
     rows: bool,
     request: &SolveRequest,
 ) -> Result<SolveResponse, ApiError> {
-    let size = puzzle.size;
+    let size = puzzle.size();
     let options = VariantSolveOptions {
         order: request.order.into(),
         max_solutions: solutions_to_count(request),
@@ -186,7 +186,7 @@ pub(super) async fn variant_on_pool(
             let answer = sudoku_engine::variant::solve(&puzzle, &options, cancel)?;
             let cut_short = !answer.count_exact && answer.solution_count < options.max_solutions;
             if cut_short && Instant::now() < deadline {
-                return Err(Stopped);
+                return Err(VariantError::Stopped);
             }
             Ok((answer, started.elapsed()))
         },
@@ -233,10 +233,10 @@ pub(super) async fn solve_on_pool(
 
 /// Runs a solve on the solver pool within `limit`, and counts it in the metrics with the
 /// outcome and time `outcome` reads from its answer (or as timed out, or abandoned).
-pub(super) async fn counted_on_pool<T: Send + 'static>(
+pub(super) async fn counted_on_pool<T: Send + 'static, E: Failure>(
     state: &AppState,
     limit: Duration,
-    work: impl Fn(&Cancellation) -> Result<T, Stopped> + Send + 'static,
+    work: impl Fn(&Cancellation) -> Result<T, E> + Send + 'static,
     outcome: impl FnOnce(&T) -> (SolveOutcome, Duration),
 ) -> Result<T, ApiError> {
     let mut count = SolveCount::start(state.metrics());

@@ -7,7 +7,8 @@ use axum::extract::State;
 use super::AppState;
 use super::dto::{GridInput, ValidateRequest, ValidateResponse};
 use super::json::ApiJson;
-use super::on_pool::time_limit;
+use super::on_pool::{on_pool, time_limit};
+use crate::solver_pool::Effort;
 use super::problem::ApiError;
 use super::solve::{is_unique, solve_on_pool, variant_on_pool};
 use super::variant::{self, Input};
@@ -70,16 +71,19 @@ async fn classic_answer(
     })
 }
 
-/// Checks a variant puzzle's givens against every rule, houses included; `conflicts` stays
-/// empty, since `broken` names every rule broken.
+/// Checks a variant puzzle's givens against every rule, houses included, on the solver
+/// pool under the request's time limit; `conflicts` stays empty, since `broken` names every
+/// rule broken.
 async fn variant_answer(
     state: &AppState,
     puzzle: Puzzle,
     solvable: bool,
 ) -> Result<ValidateResponse, ApiError> {
-    let broken = check(&puzzle);
+    let checked = puzzle.clone();
+    let limit = time_limit(state, None);
+    let broken = on_pool(state, limit, Effort::Light, move |cancel| check(&checked, cancel)).await?;
     let valid = broken.is_empty();
-    let complete = puzzle.givens.iter().all(Option::is_some);
+    let complete = puzzle.givens().iter().all(Option::is_some);
     let (solvable, unique) = if !solvable {
         (None, None)
     } else if !valid {
@@ -90,7 +94,6 @@ async fn variant_answer(
             max_solutions: 2,
             true_candidates: None,
         };
-        let limit = time_limit(state, None);
         let (answer, _) = variant_on_pool(state, puzzle, options, limit).await?;
         let solvable = answer.solution.is_some();
         (Some(solvable), Some(solvable && is_unique(&answer, limit)?))

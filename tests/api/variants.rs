@@ -174,7 +174,6 @@ async fn bad_variant_input_gets_a_clear_error_with_its_path() {
             "invalid_puzzle",
         ),
         (cage(json!(["R1C1", "R1C1"]), json!("3")), "invalid_puzzle"),
-        (cage(json!(["R1C1", "R1C2"]), json!("30")), "invalid_puzzle"),
         (cage(json!(["R1C1", "R1C2"]), json!("-3")), "invalid_puzzle"),
         (
             document(
@@ -203,6 +202,13 @@ async fn bad_variant_input_gets_a_clear_error_with_its_path() {
         let problem = answer.problem(StatusCode::UNPROCESSABLE_ENTITY, code);
         assert!(problem["path"].is_string(), "{fpuzzles}: {problem}");
     }
+    // A sum no digits reach is no malformed puzzle: it has no solution, and the cage is
+    // named as broken.
+    let impossible = json!({ "fpuzzles": cage(json!(["R1C1", "R1C2"]), json!("30")) });
+    let answer = post_json(&app, "/solve", &impossible).await;
+    answer.problem(StatusCode::UNPROCESSABLE_ENTITY, "unsolvable");
+    let answer = post_json(&app, "/validate", &impossible).await.json();
+    assert_eq!(answer["broken"][0]["kind"], "killercage", "{answer}");
     let mut regions = document(4, json!({}));
     regions["grid"][0][0]["region"] = json!(1);
     let answer = post_json(&app, "/solve", &json!({ "fpuzzles": regions })).await;

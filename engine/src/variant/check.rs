@@ -2,10 +2,13 @@
 
 use serde::Serialize;
 
-use super::constraints::compile_rule;
-use super::model::{Cell, Puzzle, Rule};
+use std::collections::BTreeMap;
+
+use super::constraints::{VariantError, Drawn, compile_rule, compiled_limit};
+use super::model::{Cell, Origin, Puzzle, Rule};
 use super::propagate::{Context, Mask, Propagator};
 use super::search::given_masks;
+use crate::solver::Cancellation;
 
 /// A rule that the givens break: a row, a column, a region, or a constraint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -23,78 +26,78 @@ pub struct Broken {
 ///
 /// A rule is broken when its own propagators, run to a fixed point from the givens (a
 /// given holds its digit, an open cell every digit), find a contradiction: the givens
-/// leave it no way to be satisfied, whatever the other rules say.
-pub fn check(puzzle: &Puzzle) -> Vec<Broken> {
-    let size = puzzle.size;
+/// leave it no way to be satisfied, whatever the other rules say. The rules compile
+/// within [`super::compiled_limit`], and `cancellation` stops the check between rules and
+/// between passes.
+pub fn check(puzzle: &Puzzle, cancellation: &Cancellation) -> Result<Vec<Broken>, VariantError> {
+    let size = puzzle.size();
+    let drawn = Drawn::of(puzzle.constraints(), size);
     let context = Context {
         size,
-        regions: &puzzle.regions,
+        regions: puzzle.regions(),
+        drawn: &drawn,
     };
     let givens = given_masks(puzzle);
-    let mut houses: Vec<(&str, usize, Vec<usize>)> = Vec::new();
-    houses
-        .extend((0..size).map(|row| ("row", row, (0..size).map(|col| row * size + col).collect())));
-    houses.extend((0..size).map(|col| {
-        (
-            "column",
-            col,
-            (0..size).map(|row| row * size + col).collect(),
-        )
-    }));
-    let mut regions: Vec<(usize, Vec<usize>)> = Vec::new();
-    for (cell, region) in puzzle.regions.iter().enumerate() {
-        if let Some(region) = *region {
-            match regions.iter_mut().find(|(number, _)| *number == region) {
-                Some((_, cells)) => cells.push(cell),
-                None => regions.push((region, vec![cell])),
-            }
-        }
-    }
-    regions.sort_unstable();
-    houses.extend(
-        regions
-            .into_iter()
-            .filter(|(_, cells)| cells.len() == size)
-            .map(|(region, cells)| ("region", region, cells)),
-    );
-
     let cell_of = |index: usize| Cell {
         row: index / size,
         col: index % size,
     };
+    let mut houses: Vec<(String, usize, Vec<usize>)> = Vec::new();
+    houses.extend((0..size).map(|row| ("row".into(), row, (0..size).map(|col| row * size + col).collect())));
+    houses.extend((0..size).map(|col| ("column".into(), col, (0..size).map(|row| row * size + col).collect())));
+    let mut regions: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (cell, region) in puzzle.regions().iter().enumerate() {
+        if let Some(region) = *region {
+            regions.entry(region).or_default().push(cell);
+        }
+    }
+    houses.extend(regions.into_iter().map(|(region, cells)| ("region".into(), region, cells)));
+    let rules = houses
+        .into_iter()
+        .map(|(kind, index, cells)| {
+            let rule = Rule::ExtraRegion(cells.into_iter().map(cell_of).collect());
+            (kind, index, std::borrow::Cow::Owned(rule))
+        })
+        .chain(puzzle.constraints().iter().map(|constraint| {
+            let Origin { kind, index } = &constraint.origin;
+            (kind.clone(), *index, std::borrow::Cow::Borrowed(&constraint.rule))
+        }));
+    let limit = compiled_limit(size);
+    let mut weight = 0;
     let mut broken = Vec::new();
-    for (kind, index, cells) in houses {
-        let rule = Rule::Distinct {
-            cells: cells.into_iter().map(cell_of).collect(),
-        };
-        let propagators = compile_rule(&rule, &puzzle.constraints, &context);
-        if let Some(cells) = failing(&propagators, &givens) {
+    for (kind, index, rule) in rules {
+        if cancellation.is_cancelled() {
+            return Err(VariantError::Stopped);
+        }
+        let propagators = compile_rule(&rule, &context);
+        weight += propagators.iter().map(|p| p.weight()).sum::<usize>();
+        if weight > limit {
+            return Err(VariantError::TooLarge { size, limit });
+        }
+        if let Some(cells) = failing(&propagators, &givens, cancellation)? {
             broken.push(Broken {
-                kind: kind.to_string(),
+                kind,
                 index,
                 cells: cells.into_iter().map(cell_of).collect(),
             });
         }
     }
-    for constraint in &puzzle.constraints {
-        let propagators = compile_rule(&constraint.rule, &puzzle.constraints, &context);
-        if let Some(cells) = failing(&propagators, &givens) {
-            broken.push(Broken {
-                kind: constraint.origin.kind.clone(),
-                index: constraint.origin.index,
-                cells: cells.into_iter().map(cell_of).collect(),
-            });
-        }
-    }
-    broken
+    Ok(broken)
 }
 
 /// The cells (sorted) of the propagator that finds a contradiction when `propagators` run
 /// to a fixed point from `masks`, if one does.
-fn failing(propagators: &[Box<dyn Propagator>], masks: &[Mask]) -> Option<Vec<usize>> {
+fn failing(
+    propagators: &[Box<dyn Propagator>],
+    masks: &[Mask],
+    cancellation: &Cancellation,
+) -> Result<Option<Vec<usize>>, VariantError> {
     let mut masks = masks.to_vec();
     let mut changed = true;
     while changed {
+        if cancellation.is_cancelled() {
+            return Err(VariantError::Stopped);
+        }
         changed = false;
         for propagator in propagators {
             let cells = propagator.cells();
@@ -104,7 +107,7 @@ fn failing(propagators: &[Box<dyn Propagator>], masks: &[Mask]) -> Option<Vec<us
                 let mut cells = cells.to_vec();
                 cells.sort_unstable();
                 cells.dedup();
-                return Some(cells);
+                return Ok(Some(cells));
             }
             changed |= cells
                 .iter()
@@ -112,7 +115,7 @@ fn failing(propagators: &[Box<dyn Propagator>], masks: &[Mask]) -> Option<Vec<us
                 .any(|(&cell, &mask)| masks[cell] != mask);
         }
     }
-    None
+    Ok(None)
 }
 
 #[cfg(test)]
@@ -125,17 +128,15 @@ mod tests {
     }
 
     fn puzzle(givens: &str, constraints: Vec<Constraint>) -> Puzzle {
-        Puzzle {
-            size: 4,
-            givens: givens
-                .bytes()
-                .map(|byte| (byte != b'.').then(|| byte - b'0'))
-                .collect(),
-            regions: (0..16)
-                .map(|cell| Some(cell / 8 * 2 + cell % 4 / 2))
-                .collect(),
-            constraints,
-        }
+        let givens = givens
+            .bytes()
+            .map(|byte| (byte != b'.').then(|| byte - b'0'))
+            .collect();
+        Puzzle::new(4, givens, None, constraints).unwrap()
+    }
+
+    fn check(puzzle: &Puzzle) -> Vec<Broken> {
+        super::check(puzzle, &Cancellation::none()).unwrap()
     }
 
     fn named(kind: &str, index: usize, rule: Rule) -> Constraint {

@@ -8,15 +8,19 @@
 
 mod check;
 mod constraints;
+mod forms;
+mod lz_string;
 pub mod model;
 mod propagate;
 mod propagation;
 mod read;
 mod search;
+mod write;
 #[cfg(test)]
 mod tests;
 
 pub use check::{Broken, check};
-pub use model::{Cell, Constraint, Origin, Puzzle, Rule};
+pub use constraints::{VariantError, compiled_limit};
+pub use model::{Cell, Constraint, ModelError, Origin, Puzzle, Rule};
 pub use read::{VariantInputError, parse_fpuzzles, parse_fpuzzles_value, parse_native};
 pub use search::{VariantAnswer, VariantSolveOptions, solve};

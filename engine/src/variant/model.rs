@@ -1,9 +1,14 @@
-//! The rule model: a variant puzzle as the solver sees it, whatever form it came in.
+//! The rule model: a variant puzzle as its setter drew it, whatever form it came in.
 //!
-//! Every cell list here is already resolved and checked by the parser: cells are inside
-//! the grid, lines step between neighbours, outside clues are turned into the cells they
-//! read, in reading order. Each constraint remembers where it came from ([`Origin`]), so
-//! that a broken one can be named as the input named it.
+//! A [`Puzzle`] is made only by [`Puzzle::new`], which checks every cell, line and value
+//! against the grid, so that the search never meets a rule it cannot apply. Rules keep
+//! what was drawn (a diagonal, a thermometer's branches, an outside clue and the way it
+//! points), not what the solver makes of them, so that a puzzle can be written back in
+//! either input form exactly as it was read. A rule list is a set: global rules (a
+//! diagonal, anti-knight, a negative rule, …) count once however often they are stated,
+//! and no rule's meaning depends on where it stands in the list.
+
+use std::fmt;
 
 use serde::Serialize;
 
@@ -16,20 +21,27 @@ pub struct Cell {
     pub col: usize,
 }
 
-/// A variant puzzle: a square grid of `size` (3 to 16), its clues, its regions and its
-/// constraints. Classic Sudoku of that size is the puzzle with default regions and no
-/// constraints.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A place just outside the grid where an outside clue is written, 0-based like a cell:
+/// its row or column is -1 or the grid's size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Outside {
+    /// The row: -1 above the grid, the size below it.
+    pub row: i32,
+    /// The column: -1 left of the grid, the size right of it.
+    pub col: i32,
+}
+
+/// A variant puzzle: a square grid of `size` (3 to 16), its givens, its regions and its
+/// rules. Classic Sudoku of that size is the puzzle with default regions and no rules.
+///
+/// Two puzzles are equal when they have the same size, givens, regions and rules,
+/// whatever the order of the rules and wherever the input stated them ([`Origin`]).
+#[derive(Debug, Clone)]
 pub struct Puzzle {
-    /// Rows, columns and digits: the grid is `size` × `size` and holds 1 to `size`.
-    pub size: usize,
-    /// The clue of each cell, row-major, `None` where the cell is open.
-    pub givens: Vec<Option<u8>>,
-    /// The region of each cell, row-major, `None` for a cell in no region. Every region
-    /// that exists has exactly `size` cells.
-    pub regions: Vec<Option<usize>>,
-    /// The rules added to rows, columns and regions.
-    pub constraints: Vec<Constraint>,
+    size: usize,
+    givens: Vec<Option<u8>>,
+    regions: Vec<Option<usize>>,
+    constraints: Vec<Constraint>,
 }
 
 /// One rule of a puzzle and where the input stated it.
@@ -53,32 +65,91 @@ pub struct Origin {
     pub index: usize,
 }
 
-/// The relation that a dot (or its absence) states between two orthogonal neighbours.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which main diagonal a diagonal rule covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Diagonal {
+    /// From the top left to the bottom right (f-puzzles' `diagonal-`).
+    Down,
+    /// From the bottom left to the top right (f-puzzles' `diagonal+`).
+    Up,
+}
+
+/// The way a little killer clue points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Direction {
+    /// Up and to the left.
+    UpLeft,
+    /// Up and to the right.
+    UpRight,
+    /// Down and to the left.
+    DownLeft,
+    /// Down and to the right.
+    DownRight,
+}
+
+impl Direction {
+    /// Every direction.
+    pub const ALL: [Direction; 4] = [
+        Direction::UpLeft,
+        Direction::UpRight,
+        Direction::DownLeft,
+        Direction::DownRight,
+    ];
+
+    /// The step in rows and columns.
+    pub fn step(self) -> (i32, i32) {
+        match self {
+            Direction::UpLeft => (-1, -1),
+            Direction::UpRight => (-1, 1),
+            Direction::DownLeft => (1, -1),
+            Direction::DownRight => (1, 1),
+        }
+    }
+}
+
+/// The relation that a dot states between two orthogonal neighbours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Relation {
-    /// The digits differ by exactly this much (white kropki dot, default 1).
+    /// The digits differ by exactly this much (a white kropki dot, 1 unless it says).
     Difference(u32),
-    /// One digit is this many times the other (black kropki dot, default 2).
+    /// One digit is this many times the other (a black kropki dot, 2 unless it says).
     Ratio(u32),
-    /// The digits add up to this (XV: X is 10, V is 5).
+    /// The digits add up to 10 (an X of an XV puzzle).
+    X,
+    /// The digits add up to 5 (a V of an XV puzzle).
+    V,
+    /// The digits add up to this (a sum dot).
     Sum(u32),
 }
 
-/// Which relation the `negative` rule forbids wherever no dot of it is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+impl Relation {
+    /// Whether digits `a` and `b` stand in this relation.
+    pub fn holds(self, a: u32, b: u32) -> bool {
+        match self {
+            Relation::Difference(difference) => a.abs_diff(b) == difference,
+            Relation::Ratio(ratio) => a * ratio == b || b * ratio == a,
+            Relation::X => a + b == 10,
+            Relation::V => a + b == 5,
+            Relation::Sum(sum) => a + b == sum,
+        }
+    }
+}
+
+/// Which dots a negative rule says are all drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NegativeKind {
-    /// No white dot: no two orthogonal neighbours without one differ by any of the drawn
-    /// white dots' values (by 1 when none is drawn).
+    /// Every white kropki dot is drawn.
     Difference,
-    /// No black dot: no two orthogonal neighbours without one are in any of the drawn black
-    /// dots' ratios (2 when none is drawn).
+    /// Every black kropki dot is drawn.
     Ratio,
-    /// No X or V: no two orthogonal neighbours without one add up to 5 or 10.
+    /// Every X and every V is drawn.
     Xv,
+    /// Every sum dot is drawn.
+    Sum,
 }
 
 /// Which line an indexer cell indexes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Indexer {
     /// f-puzzles' `rowindexer`: the digit v in row r, column c names a row of its column:
     /// row v of column c holds r (counting from 1).
@@ -86,27 +157,64 @@ pub enum Indexer {
     /// f-puzzles' `columnindexer`: the digit v in row r, column c names a column of its
     /// row: column v of row r holds c (counting from 1).
     Column,
-    /// The digit says at which position (reading order) of its region the digit equal to
-    /// the cell's own position in that region is.
+    /// The digit v at place p of its region (reading order, from 1) says that place v of
+    /// the region holds p.
     Box,
 }
 
-/// What a constraint requires. Semantics follow f-puzzles and dclamage's solvers; for
-/// sizes other than 9, each rule means what it means there.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The rule a line states along its cells (each kind as f-puzzles names it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LineKind {
+    /// Digits strictly increase from the bulb (the first cell).
+    Thermometer,
+    /// Digits never decrease from the bulb (the first cell).
+    SlowThermometer,
+    /// The line reads the same from either end.
+    Palindrome,
+    /// The line holds a set of different consecutive digits, in any order.
+    Renban,
+    /// Neighbours on the line differ by at least this much.
+    Whispers(u32),
+    /// Digits strictly between the two end circles' digits, in value.
+    Between,
+    /// Each region the line passes through holds the same sum of the line's cells.
+    RegionSum,
+    /// Every run of three cells holds a low, a middle and a high digit (the digits split
+    /// into three groups as the peer splits them).
+    Entropic,
+    /// Every run of three cells holds digits of three residues modulo 3.
+    Modular,
+    /// Cells at the same distance from the line's centre add up to the same sum.
+    Zipper,
+    /// The two ends add up to the sum of the cells between them.
+    DoubleArrow,
+    /// The end circles differ by at least this much; no cell between them holds a digit
+    /// between the ends' digits, inclusive.
+    Lockout(u32),
+    /// No two digits on the line are equal or consecutive.
+    Nabner,
+}
+
+/// What a rule requires. Semantics follow f-puzzles and dclamage's solvers; for sizes
+/// other than 9, each rule means what it means there.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rule {
-    /// These cells hold different digits (an extra region, a diagonal, a disjoint group).
-    /// When there are `size` cells, each digit appears once.
-    Distinct {
-        /// The cells of the house.
-        cells: Vec<Cell>,
-    },
+    /// The cells of a main diagonal hold different digits.
+    Diagonal(Diagonal),
+    /// These cells hold different digits (an extra region).
+    ExtraRegion(Vec<Cell>),
     /// No two cells a chess knight's move apart hold the same digit.
     AntiKnight,
     /// No two cells a chess king's move apart hold the same digit.
     AntiKing,
-    /// No two orthogonal neighbours hold consecutive digits.
+    /// The cells at the same place (reading order) of each region hold different digits.
+    DisjointGroups,
+    /// No two orthogonal neighbours hold consecutive digits, except where a white or black
+    /// kropki dot joins them.
     NonConsecutive,
+    /// Every dot of a kind is drawn: orthogonal neighbours without a dot of that kind's
+    /// family do not stand in the relations it names (see `constraints/pairs.rs`).
+    Negative(NegativeKind),
     /// Digits do not repeat and, when `sum` is given, add up to it.
     KillerCage {
         /// The cage's cells.
@@ -114,14 +222,14 @@ pub enum Rule {
         /// The sum, when the cage shows one.
         sum: Option<u32>,
     },
-    /// The digits on the arrow add up to the number in its circle. A circle of one cell
-    /// holds a digit; a circle of several cells (a pill) reads as a number, left to right
-    /// or top to bottom, as the peer reads it.
+    /// The digits on each of the arrow's lines add up to the number in its circle. A
+    /// circle of one cell holds a digit; a circle of several cells (a pill) reads as a
+    /// number, its cells in the order given.
     Arrow {
-        /// The circle's cells, in reading order.
+        /// The circle's cells.
         circle: Vec<Cell>,
-        /// The arrow's cells, without the circle.
-        line: Vec<Cell>,
+        /// The lines as drawn: each may start in the circle, whose cells are not summed.
+        lines: Vec<Vec<Cell>>,
     },
     /// Two orthogonal neighbours in the relation.
     Dot {
@@ -130,15 +238,15 @@ pub enum Rule {
         /// The relation the dot states.
         relation: Relation,
     },
-    /// All dots of a kind are drawn: pairs without one are not in that relation.
-    Negative(NegativeKind),
     /// The cell holds an odd digit.
     Odd(Cell),
     /// The cell holds an even digit.
     Even(Cell),
-    /// The cell's digit is less than each orthogonal neighbour's.
+    /// The cell's digit is less than each orthogonal neighbour's, except neighbours that
+    /// are minimum cells too.
     Minimum(Cell),
-    /// The cell's digit is greater than each orthogonal neighbour's.
+    /// The cell's digit is greater than each orthogonal neighbour's, except neighbours
+    /// that are maximum cells too.
     Maximum(Cell),
     /// The cell holds one of these digits (f-puzzles' `givenPencilMarks`).
     Candidates {
@@ -154,72 +262,43 @@ pub enum Rule {
         /// The digits, with repeats.
         digits: Vec<u8>,
     },
-    /// Digits strictly increase from the bulb (the first cell).
-    Thermometer(Vec<Cell>),
-    /// Digits never decrease from the bulb (the first cell).
-    SlowThermometer(Vec<Cell>),
-    /// The line reads the same from either end.
-    Palindrome(Vec<Cell>),
-    /// The line holds a set of different consecutive digits, in any order.
-    Renban(Vec<Cell>),
-    /// Neighbours on the line differ by at least `difference`.
-    Whispers {
-        /// The line.
-        cells: Vec<Cell>,
-        /// The least difference (f-puzzles' `value`; otherwise half the size, rounded up).
-        difference: u32,
+    /// Lines of one kind, as one entry drew them (a branching thermometer has several).
+    Line {
+        /// What each line requires.
+        kind: LineKind,
+        /// The lines, each in order from its start.
+        lines: Vec<Vec<Cell>>,
     },
-    /// Digits strictly between the two end circles' digits, in value.
-    Between(Vec<Cell>),
-    /// Each region the line passes through holds the same sum of the line's cells.
-    RegionSumLine(Vec<Cell>),
-    /// Every run of three cells on the line holds a low, a middle and a high digit (the
-    /// size split into three groups as the peer splits it).
-    EntropicLine(Vec<Cell>),
-    /// Every run of three cells on the line holds digits of three residues modulo 3.
-    ModularLine(Vec<Cell>),
-    /// Cells at the same distance from the line's centre add up to the same sum.
-    ZipperLine(Vec<Cell>),
-    /// The two ends add up to the sum of the cells between them.
-    DoubleArrow(Vec<Cell>),
-    /// The end circles differ by at least `difference`; no cell between them holds a digit
-    /// between the ends' digits, inclusive.
-    Lockout {
-        /// The line, ends included.
-        cells: Vec<Cell>,
-        /// The least difference of the ends (f-puzzles' `value`; the peer's default).
-        difference: u32,
-    },
-    /// No two digits on the line are equal or consecutive.
-    Nabner(Vec<Cell>),
-    /// The cells on the diagonal add up to the sum (a little killer clue), read from the
-    /// clue.
+    /// The cells on the diagonal from the clue, the way it points, add up to the sum.
     LittleKiller {
-        /// The diagonal's cells, starting next to the clue.
-        cells: Vec<Cell>,
+        /// Where the clue stands.
+        clue: Outside,
+        /// The way it points.
+        direction: Direction,
         /// The sum.
         sum: u32,
     },
-    /// The digits between the 1 and the `size` of the row or column add up to the sum.
+    /// The digits between the 1 and the `size` of the row or column beside the clue add
+    /// up to the sum.
     Sandwich {
-        /// The whole row or column.
-        cells: Vec<Cell>,
+        /// Where the clue stands, beside a row or column.
+        clue: Outside,
         /// The sum.
         sum: u32,
     },
-    /// The first digit, read from the clue, says how many digits from the clue add up to
+    /// The first digit seen from the clue says how many digits from the clue add up to
     /// the sum.
     XSum {
-        /// The whole row or column, starting next to the clue.
-        cells: Vec<Cell>,
+        /// Where the clue stands, beside a row or column.
+        clue: Outside,
         /// The sum.
         sum: u32,
     },
     /// Seen from the clue, with higher digits hiding lower ones behind them, this many
     /// digits are visible.
     Skyscraper {
-        /// The whole row or column, starting next to the clue.
-        cells: Vec<Cell>,
+        /// Where the clue stands, beside a row or column.
+        clue: Outside,
         /// How many are visible.
         visible: u32,
     },
@@ -237,4 +316,397 @@ pub enum Rule {
         /// The indexer cells.
         cells: Vec<Cell>,
     },
+}
+
+impl Rule {
+    /// Whether the rule is global: it covers the whole grid, so stating it twice means
+    /// what stating it once does.
+    pub fn is_global(&self) -> bool {
+        matches!(
+            self,
+            Rule::Diagonal(_)
+                | Rule::AntiKnight
+                | Rule::AntiKing
+                | Rule::DisjointGroups
+                | Rule::NonConsecutive
+                | Rule::Negative(_)
+        )
+    }
+}
+
+/// The sizes a variant grid may have.
+pub const SIZES: std::ops::RangeInclusive<usize> = 3..=16;
+
+/// Where a puzzle breaks the model, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelError {
+    /// The part of the puzzle that is wrong.
+    pub place: Place,
+    /// The field of a rule that is wrong, by the model's name for it (`"cells"`,
+    /// `"lines"`, `"sum"`, …), with the position of the wrong item in it, if any.
+    pub field: Option<(&'static str, Option<usize>)>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// A part of a puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// The size.
+    Size,
+    /// The given of a cell (row-major index).
+    Given(usize),
+    /// The regions.
+    Regions,
+    /// A constraint, by its position in the list given to [`Puzzle::new`].
+    Constraint(usize),
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.place {
+            Place::Size => write!(formatter, "size")?,
+            Place::Given(cell) => write!(formatter, "given {cell}")?,
+            Place::Regions => write!(formatter, "regions")?,
+            Place::Constraint(index) => write!(formatter, "constraint {index}")?,
+        }
+        if let Some((field, item)) = self.field {
+            write!(formatter, ".{field}")?;
+            if let Some(item) = item {
+                write!(formatter, "[{item}]")?;
+            }
+        }
+        write!(formatter, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+impl Puzzle {
+    /// A puzzle of `size` with `givens` (row-major, `None` for an open cell), `regions`
+    /// (row-major region numbers, `None` for a cell in no region; `None` for f-puzzles'
+    /// default boxes) and `constraints`, once each is checked against the grid. Global
+    /// rules stated more than once are kept once, with the origin of the first.
+    pub fn new(
+        size: usize,
+        givens: Vec<Option<u8>>,
+        regions: Option<Vec<Option<usize>>>,
+        constraints: Vec<Constraint>,
+    ) -> Result<Puzzle, ModelError> {
+        if !SIZES.contains(&size) {
+            return Err(ModelError {
+                place: Place::Size,
+                field: None,
+                message: format!("the size must be 3 to 16, not {size}"),
+            });
+        }
+        let cells = size * size;
+        if givens.len() != cells {
+            return Err(ModelError {
+                place: Place::Size,
+                field: None,
+                message: format!("a {size}×{size} grid has {cells} givens, not {}", givens.len()),
+            });
+        }
+        if let Some(cell) = givens
+            .iter()
+            .position(|given| given.is_some_and(|digit| !(1..=size).contains(&usize::from(digit))))
+        {
+            return Err(ModelError {
+                place: Place::Given(cell),
+                field: None,
+                message: format!("a given is a digit from 1 to {size}"),
+            });
+        }
+        let regions = regions.unwrap_or_else(|| default_regions(size));
+        check_regions(&regions, size)?;
+        let mut kept: Vec<Constraint> = Vec::with_capacity(constraints.len());
+        for (index, constraint) in constraints.into_iter().enumerate() {
+            check_rule(&constraint.rule, size).map_err(|(field, message)| ModelError {
+                place: Place::Constraint(index),
+                field,
+                message,
+            })?;
+            let repeated = constraint.rule.is_global()
+                && kept.iter().any(|other| other.rule == constraint.rule);
+            if !repeated {
+                kept.push(constraint);
+            }
+        }
+        Ok(Puzzle {
+            size,
+            givens,
+            regions,
+            constraints: kept,
+        })
+    }
+
+    /// The grid's size: rows, columns and digits.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The given of each cell, row-major, `None` where the cell is open.
+    pub fn givens(&self) -> &[Option<u8>] {
+        &self.givens
+    }
+
+    /// The region of each cell, row-major, `None` for a cell in no region.
+    pub fn regions(&self) -> &[Option<usize>] {
+        &self.regions
+    }
+
+    /// The rules, each with where the input stated it.
+    pub fn constraints(&self) -> &[Constraint] {
+        &self.constraints
+    }
+
+    /// Whether the regions are f-puzzles' default boxes for the size.
+    pub fn has_default_regions(&self) -> bool {
+        self.regions == default_regions(self.size)
+    }
+
+    /// The rules, sorted: what makes two puzzles the same.
+    fn sorted_rules(&self) -> Vec<&Rule> {
+        let mut rules: Vec<&Rule> = self.constraints.iter().map(|c| &c.rule).collect();
+        rules.sort_unstable();
+        rules
+    }
+}
+
+impl PartialEq for Puzzle {
+    fn eq(&self, other: &Puzzle) -> bool {
+        self.size == other.size
+            && self.givens == other.givens
+            && self.regions == other.regions
+            && self.sorted_rules() == other.sorted_rules()
+    }
+}
+
+impl Eq for Puzzle {}
+
+/// f-puzzles' default regions of a grid of `size`: boxes whose height is the largest
+/// factor of the size at most its square root (so 6 has 2×3 boxes, 8 has 2×4, and a
+/// prime size has its rows).
+pub fn default_regions(size: usize) -> Vec<Option<usize>> {
+    let height = (1..=size)
+        .filter(|h| size.is_multiple_of(*h) && h * h <= size)
+        .max()
+        .unwrap_or(1);
+    let width = size / height;
+    (0..size * size)
+        .map(|cell| Some((cell / size / height) * height + (cell % size) / width))
+        .collect()
+}
+
+/// Checks the regions: one per cell, every region of `size` cells.
+fn check_regions(regions: &[Option<usize>], size: usize) -> Result<(), ModelError> {
+    let wrong = |message: String| ModelError {
+        place: Place::Regions,
+        field: None,
+        message,
+    };
+    if regions.len() != size * size {
+        return Err(wrong(format!(
+            "a {size}×{size} grid has {} region numbers, not {}",
+            size * size,
+            regions.len()
+        )));
+    }
+    let mut counts = std::collections::BTreeMap::new();
+    for region in regions.iter().flatten() {
+        *counts.entry(*region).or_insert(0usize) += 1;
+    }
+    match counts.iter().find(|&(_, &count)| count != size) {
+        Some((region, count)) => Err(wrong(format!(
+            "region {region} has {count} cells; every region has {size}"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// A field of a rule that is wrong, and why.
+type RuleFault = (Option<(&'static str, Option<usize>)>, String);
+
+/// Checks a rule against a grid of `size`.
+fn check_rule(rule: &Rule, size: usize) -> Result<(), RuleFault> {
+    let fault = |field: &'static str, item: Option<usize>, message: String| {
+        Err((Some((field, item)), message))
+    };
+    let inside = |field: &'static str, cells: &[Cell]| -> Result<(), RuleFault> {
+        match cells.iter().position(|cell| cell.row >= size || cell.col >= size) {
+            Some(item) => fault(field, Some(item), format!("the cell is outside the {size}×{size} grid")),
+            None => Ok(()),
+        }
+    };
+    let distinct = |field: &'static str, cells: &[Cell]| -> Result<(), RuleFault> {
+        inside(field, cells)?;
+        match (1..cells.len()).find(|&i| cells[..i].contains(&cells[i])) {
+            Some(item) => fault(field, Some(item), "the cell is listed twice".into()),
+            None => Ok(()),
+        }
+    };
+    let digits = |field: &'static str, digits: &[u8]| -> Result<(), RuleFault> {
+        match digits.iter().position(|&d| !(1..=size).contains(&usize::from(d))) {
+            Some(item) => fault(field, Some(item), format!("a digit is 1 to {size}")),
+            None => Ok(()),
+        }
+    };
+    match rule {
+        Rule::Diagonal(_)
+        | Rule::AntiKnight
+        | Rule::AntiKing
+        | Rule::DisjointGroups
+        | Rule::NonConsecutive
+        | Rule::Negative(_) => Ok(()),
+        Rule::ExtraRegion(cells) => {
+            distinct("cells", cells)?;
+            if cells.is_empty() {
+                return fault("cells", None, "an extra region has cells".into());
+            }
+            Ok(())
+        }
+        Rule::KillerCage { cells, .. } => {
+            distinct("cells", cells)?;
+            if cells.is_empty() {
+                return fault("cells", None, "a cage has cells".into());
+            }
+            Ok(())
+        }
+        Rule::Arrow { circle, lines } => {
+            distinct("circle", circle)?;
+            if circle.is_empty() {
+                return fault("circle", None, "an arrow has a circle".into());
+            }
+            check_lines(lines, size)
+        }
+        Rule::Dot { cells, relation } => {
+            inside("cells", cells)?;
+            let apart = cells[0].row.abs_diff(cells[1].row) + cells[0].col.abs_diff(cells[1].col);
+            if apart != 1 {
+                return fault("cells", None, "a dot joins two orthogonal neighbours".into());
+            }
+            match relation {
+                Relation::Ratio(0) => fault("relation", None, "a ratio is 1 or more".into()),
+                _ => Ok(()),
+            }
+        }
+        Rule::Odd(cell) | Rule::Even(cell) | Rule::Minimum(cell) | Rule::Maximum(cell) => {
+            inside("cell", std::slice::from_ref(cell))
+        }
+        Rule::Candidates { cell, digits: marks } => {
+            inside("cell", std::slice::from_ref(cell))?;
+            digits("digits", marks)
+        }
+        Rule::Quadruple { cells, digits: listed } => {
+            distinct("cells", cells)?;
+            digits("digits", listed)?;
+            if cells.len() > 4 || listed.len() > cells.len() {
+                return fault(
+                    "digits",
+                    None,
+                    "a quadruple lists at most as many digits as its (up to 4) cells".into(),
+                );
+            }
+            Ok(())
+        }
+        Rule::Line { lines, .. } => check_lines(lines, size),
+        Rule::LittleKiller { clue, direction, .. } => {
+            if little_killer_cells(*clue, *direction, size).is_empty() {
+                return fault(
+                    "clue",
+                    None,
+                    "a little killer clue stands outside the grid and points into it".into(),
+                );
+            }
+            Ok(())
+        }
+        Rule::Sandwich { clue, .. } | Rule::XSum { clue, .. } | Rule::Skyscraper { clue, .. } => {
+            if cells_from_clue(*clue, size).is_none() {
+                return fault(
+                    "clue",
+                    None,
+                    "an outside clue stands just outside the grid, beside a row or column".into(),
+                );
+            }
+            Ok(())
+        }
+        Rule::Clone { cells, clones } => {
+            inside("cells", cells)?;
+            inside("clones", clones)?;
+            if cells.len() != clones.len() {
+                return fault("clones", None, "a clone has as many cells as its original".into());
+            }
+            Ok(())
+        }
+        Rule::Indexer { cells, .. } => inside("cells", cells),
+    }
+}
+
+/// Checks the lines of a rule: at least one, each of at least one cell inside the grid,
+/// each cell a neighbour of the one before (diagonal steps count). A line may come back
+/// to a cell it has passed (a loop).
+fn check_lines(lines: &[Vec<Cell>], size: usize) -> Result<(), RuleFault> {
+    if lines.is_empty() {
+        return Err((Some(("lines", None)), "a line rule has lines".into()));
+    }
+    for (item, line) in lines.iter().enumerate() {
+        let wrong = |message: &str| Err((Some(("lines", Some(item))), message.to_owned()));
+        if line.is_empty() {
+            return wrong("a line has cells");
+        }
+        if line.iter().any(|cell| cell.row >= size || cell.col >= size) {
+            return wrong("a cell of the line is outside the grid");
+        }
+        let steps = line.windows(2).all(|pair| {
+            pair[0] != pair[1]
+                && pair[0].row.abs_diff(pair[1].row) <= 1
+                && pair[0].col.abs_diff(pair[1].col) <= 1
+        });
+        if !steps {
+            return wrong("a line's cells each neighbour the one before (diagonal steps count)");
+        }
+    }
+    Ok(())
+}
+
+/// The cells of the row or column beside an outside clue, read from the clue; `None`
+/// when the clue stands nowhere beside one.
+pub fn cells_from_clue(clue: Outside, size: usize) -> Option<Vec<Cell>> {
+    let n = size as i32;
+    let inside = |x: i32| (0..n).contains(&x);
+    let at = |row: i32, col: i32| Cell {
+        row: row as usize,
+        col: col as usize,
+    };
+    let cells = match (clue.row, clue.col) {
+        (-1, c) if inside(c) => (0..n).map(|r| at(r, c)).collect(),
+        (r, c) if r == n && inside(c) => (0..n).rev().map(|r| at(r, c)).collect(),
+        (r, -1) if inside(r) => (0..n).map(|c| at(r, c)).collect(),
+        (r, c) if c == n && inside(r) => (0..n).rev().map(|c| at(r, c)).collect(),
+        _ => return None,
+    };
+    Some(cells)
+}
+
+/// The cells of the diagonal from a little killer clue the way it points: none when the
+/// clue is not outside the grid or points past it.
+pub fn little_killer_cells(clue: Outside, direction: Direction, size: usize) -> Vec<Cell> {
+    let n = size as i32;
+    let inside = |x: i32| (0..n).contains(&x);
+    let outside = |x: i32| (-1..=n).contains(&x);
+    if !(outside(clue.row) && outside(clue.col)) || (inside(clue.row) && inside(clue.col)) {
+        return Vec::new();
+    }
+    let (dr, dc) = direction.step();
+    let (mut row, mut col) = (clue.row + dr, clue.col + dc);
+    let mut cells = Vec::new();
+    while inside(row) && inside(col) {
+        cells.push(Cell {
+            row: row as usize,
+            col: col as usize,
+        });
+        (row, col) = (row + dr, col + dc);
+    }
+    cells
 }

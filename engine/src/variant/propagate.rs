@@ -17,6 +17,8 @@ pub(crate) struct Context<'a> {
     pub size: usize,
     /// The region of each cell, row-major, as in [`super::model::Puzzle::regions`].
     pub regions: &'a [Option<usize>],
+    /// What the puzzle's rules draw that other rules read.
+    pub drawn: &'a super::constraints::Drawn,
 }
 
 impl Context<'_> {
@@ -42,6 +44,12 @@ pub(crate) trait Propagator: Debug + Send + Sync {
     /// The cells (row-major indices) the rule reads: the search runs it again whenever one
     /// of their masks narrows.
     fn cells(&self) -> &[usize];
+
+    /// What the propagator weighs against [`super::constraints::compiled_limit`]: the
+    /// cells it reads, and the entries of any table it keeps.
+    fn weight(&self) -> usize {
+        self.cells().len()
+    }
 
     /// Removes digits that cannot satisfy the rule. `masks` holds every cell of the grid,
     /// row-major; an empty mask is left for the search to see, or reported as a

@@ -26,7 +26,7 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use super::constraints::compile;
+use super::constraints::{VariantError, compile};
 use super::model::Puzzle;
 use super::propagate::{Mask, Propagator};
 use super::propagation::{Propagation, is_open};
@@ -89,19 +89,30 @@ pub struct VariantAnswer {
 ///
 /// Givens that break the rules give no solution and a count of 0. When the cancellation
 /// stops the search before any solution is found, or before the true candidates are
-/// complete, the answer is `Err(Stopped)`; when it stops a count after the first solution,
-/// the count found so far comes back with `count_exact: false`.
+/// complete, the answer is [`VariantError::Stopped`]; when it stops a count after the
+/// first solution, the count found so far comes back with `count_exact: false`. Rules that
+/// compile to more than [`super::compiled_limit`] are [`VariantError::TooLarge`].
 pub fn solve(
     puzzle: &Puzzle,
     options: &VariantSolveOptions,
     cancellation: &Cancellation,
+) -> Result<VariantAnswer, VariantError> {
+    let propagators = compile(puzzle, cancellation)?;
+    solve_compiled(puzzle, &propagators, options, cancellation).map_err(VariantError::from)
+}
+
+/// [`solve`] once the puzzle is compiled into `propagators`.
+fn solve_compiled(
+    puzzle: &Puzzle,
+    propagators: &[Box<dyn Propagator>],
+    options: &VariantSolveOptions,
+    cancellation: &Cancellation,
 ) -> Result<VariantAnswer, Stopped> {
-    let propagators = compile(puzzle);
-    let mut search = Search::new(puzzle, &propagators, options.order, cancellation);
+    let mut search = Search::new(puzzle, propagators, options.order, cancellation);
     if search.poll.stopped() {
         return Err(Stopped);
     }
-    let cells = puzzle.size * puzzle.size;
+    let cells = puzzle.size() * puzzle.size();
     let cap = options.true_candidates.map(|cap| cap.max(1));
     let no_solution = VariantAnswer {
         solution: None,
@@ -150,11 +161,11 @@ pub fn solve(
     };
     if let Some(cap) = cap {
         let counts = if solution_count == 0 {
-            vec![0; cells * puzzle.size]
+            vec![0; cells * puzzle.size()]
         } else {
             search.true_candidates(&mut root, cap)?
         };
-        let per_cell = || counts.chunks_exact(puzzle.size);
+        let per_cell = || counts.chunks_exact(puzzle.size());
         answer.true_candidates = Some(
             per_cell()
                 .map(|counts| {
@@ -184,17 +195,15 @@ fn digit(mask: Mask) -> u8 {
     mask.trailing_zeros() as u8 + 1
 }
 
-/// The masks of a puzzle's givens: a given holds its digit (none when the grid has no such
-/// digit), an open cell every digit.
+/// The masks of a puzzle's givens: a given holds its digit, an open cell every digit.
 pub(super) fn given_masks(puzzle: &Puzzle) -> Vec<Mask> {
-    let all: Mask = (1 << puzzle.size) - 1;
+    let all: Mask = (1 << puzzle.size()) - 1;
     puzzle
-        .givens
+        .givens()
         .iter()
         .map(|given| match given {
             None => all,
-            Some(digit) if (1..=puzzle.size).contains(&usize::from(*digit)) => 1 << (digit - 1),
-            Some(_) => 0,
+            Some(digit) => 1 << (digit - 1),
         })
         .collect()
 }
@@ -240,11 +249,11 @@ impl<'a> Search<'a> {
         order: Order,
         cancellation: &'a Cancellation,
     ) -> Self {
-        let cells = puzzle.size * puzzle.size;
+        let cells = puzzle.size() * puzzle.size();
         Search {
-            size: puzzle.size,
+            size: puzzle.size(),
             cells,
-            propagation: Propagation::new(propagators, puzzle.size),
+            propagation: Propagation::new(propagators, puzzle.size()),
             stack: vec![0; (cells + 1) * cells],
             lexicographic: order == Order::Lexicographic,
             guesses: 0,
@@ -508,26 +517,16 @@ mod tests {
         }
     }
 
-    fn boxes(size: usize, width: usize, height: usize) -> Vec<Option<usize>> {
-        (0..size * size)
-            .map(|cell| {
-                let (row, col) = (cell / size, cell % size);
-                Some(row / height * (size / width) + col / width)
-            })
-            .collect()
+    fn puzzle(size: usize, givens: &str, constraints: Vec<Constraint>) -> Puzzle {
+        let givens = givens
+            .bytes()
+            .map(|byte| (byte != b'.').then(|| byte - b'0'))
+            .collect();
+        Puzzle::new(size, givens, None, constraints).unwrap()
     }
 
     fn classic(size: usize, givens: &str) -> Puzzle {
-        let side = (size as f64).sqrt() as usize;
-        Puzzle {
-            size,
-            givens: givens
-                .bytes()
-                .map(|byte| (byte != b'.').then(|| byte - b'0'))
-                .collect(),
-            regions: boxes(size, side, side),
-            constraints: Vec::new(),
-        }
+        puzzle(size, givens, Vec::new())
     }
 
     #[test]
@@ -572,11 +571,11 @@ mod tests {
 
     #[test]
     fn lexicographic_order_gives_the_smallest_solution() {
-        let mut puzzle = classic(9, &".".repeat(81));
-        puzzle.constraints.push(constraint(Rule::KillerCage {
+        let cage = constraint(Rule::KillerCage {
             cells: vec![Cell { row: 0, col: 0 }, Cell { row: 0, col: 1 }],
             sum: Some(17),
-        }));
+        });
+        let puzzle = puzzle(9, &".".repeat(81), vec![cage]);
         let options = VariantSolveOptions {
             order: Order::Lexicographic,
             ..VariantSolveOptions::default()
@@ -593,6 +592,9 @@ mod tests {
         let puzzle = classic(9, &".".repeat(81));
         let cancellation = Cancellation::none().with_flag(flag);
         let options = VariantSolveOptions::default();
-        assert_eq!(solve(&puzzle, &options, &cancellation), Err(Stopped));
+        assert_eq!(
+            solve(&puzzle, &options, &cancellation),
+            Err(VariantError::Stopped)
+        );
     }
 }

@@ -53,6 +53,10 @@ impl Propagator for KillerSum {
         &self.cells
     }
 
+    fn weight(&self) -> usize {
+        self.cells.len() + self.combinations.len()
+    }
+
     fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
         let union = self
             .cells
@@ -384,6 +388,7 @@ pub(super) fn arrow(circle: &[Cell], line: &[Cell], context: &Context) -> Vec<Bo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variant::constraints::NOTHING_DRAWN;
 
     fn at(row: usize, col: usize) -> Cell {
         Cell { row, col }
@@ -409,6 +414,7 @@ mod tests {
         let context = Context {
             size: 9,
             regions: &regions,
+            drawn: &NOTHING_DRAWN,
         };
         let cage = killer(&[at(0, 0), at(0, 1), at(1, 0)], Some(7), &context);
         assert_eq!(cage.len(), 2);
@@ -429,6 +435,7 @@ mod tests {
         let context = Context {
             size: 9,
             regions: &regions,
+            drawn: &NOTHING_DRAWN,
         };
         let arrow = &arrow(&[at(0, 0)], &[at(1, 1), at(2, 2), at(3, 3)], &context)[0];
         let mut masks = vec![context.all_digits(); 81];
@@ -448,6 +455,7 @@ mod tests {
         let context = Context {
             size: 9,
             regions: &regions,
+            drawn: &NOTHING_DRAWN,
         };
         let line: Vec<Cell> = (1..9).map(|col| at(1, col)).collect();
         let pill = &arrow(&[at(0, 0), at(0, 1)], &line, &context)[0];
@@ -468,6 +476,7 @@ mod tests {
         let context = Context {
             size: 16,
             regions: &regions,
+            drawn: &NOTHING_DRAWN,
         };
         let line: Vec<Cell> = (0..16).map(|col| at(2, col)).collect();
         let pill = &arrow(&[at(0, 0), at(0, 1)], &line, &context)[0];
@@ -492,6 +501,7 @@ mod tests {
         let context = Context {
             size: 4,
             regions: &regions,
+            drawn: &NOTHING_DRAWN,
         };
         let cells: Vec<Cell> = (0..5).map(|col| at(col / 4, col % 4)).collect();
         let cage = killer(&cells, Some(6), &context);

@@ -1,8 +1,10 @@
 //! Rules on single cells and small groups: odd, even, pencil-mark candidates, minimum,
 //! maximum and quadruple clues.
 
+use std::collections::BTreeSet;
+
 use super::pairs::Pair;
-use crate::variant::model::{Cell, Constraint, Rule};
+use crate::variant::model::Cell;
 use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
 
 /// A cell that may only hold some digits.
@@ -64,43 +66,26 @@ pub(super) fn candidates(cell: Cell, digits: &[u8], context: &Context) -> Vec<Bo
 
 /// The cell is less than each orthogonal neighbour, except neighbours that are minimum
 /// cells too (as in the peer).
-pub(super) fn minimum(
-    cell: Cell,
-    constraints: &[Constraint],
-    context: &Context,
-) -> Vec<Box<dyn Propagator>> {
-    let marked = |rule: &Rule| match rule {
-        Rule::Minimum(other) => Some(*other),
-        _ => None,
-    };
-    against_neighbours(cell, constraints, context, marked, |own, neighbour| {
+pub(super) fn minimum(cell: Cell, context: &Context) -> Vec<Box<dyn Propagator>> {
+    against_neighbours(cell, context, &context.drawn.minimum, |own, neighbour| {
         own < neighbour
     })
 }
 
 /// The cell is greater than each orthogonal neighbour, except neighbours that are maximum
 /// cells too (as in the peer).
-pub(super) fn maximum(
-    cell: Cell,
-    constraints: &[Constraint],
-    context: &Context,
-) -> Vec<Box<dyn Propagator>> {
-    let marked = |rule: &Rule| match rule {
-        Rule::Maximum(other) => Some(*other),
-        _ => None,
-    };
-    against_neighbours(cell, constraints, context, marked, |own, neighbour| {
+pub(super) fn maximum(cell: Cell, context: &Context) -> Vec<Box<dyn Propagator>> {
+    against_neighbours(cell, context, &context.drawn.maximum, |own, neighbour| {
         own > neighbour
     })
 }
 
-/// A pair between `cell` and each orthogonal neighbour that no rule `marked` accepts marks:
+/// A pair between `cell` and each orthogonal neighbour not in `marked` (row-major):
 /// `allowed(own digit, neighbour's digit)`.
 fn against_neighbours(
     cell: Cell,
-    constraints: &[Constraint],
     context: &Context,
-    marked: impl Fn(&Rule) -> Option<Cell>,
+    marked: &BTreeSet<usize>,
     allowed: fn(u32, u32) -> bool,
 ) -> Vec<Box<dyn Propagator>> {
     let size = context.size;
@@ -125,11 +110,7 @@ fn against_neighbours(
     neighbours
         .into_iter()
         .flatten()
-        .filter(|&neighbour| {
-            !constraints
-                .iter()
-                .any(|constraint| marked(&constraint.rule) == Some(neighbour))
-        })
+        .filter(|&neighbour| !marked.contains(&context.index(neighbour)))
         .map(|neighbour| {
             let pair = Pair::new(
                 context.index(cell),
@@ -235,7 +216,8 @@ pub(super) fn quadruple(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::model::Origin;
+    use crate::variant::constraints::{Drawn, NOTHING_DRAWN};
+    use crate::variant::model::{Constraint, Origin, Rule};
 
     fn at(row: usize, col: usize) -> Cell {
         Cell { row, col }
@@ -247,6 +229,7 @@ mod tests {
         let context = Context {
             size: 4,
             regions: &regions,
+            drawn: &NOTHING_DRAWN,
         };
         let mut masks = vec![0b1111; 16];
         odd(at(0, 0), &context)[0].propagate(&mut masks).unwrap();
@@ -265,6 +248,7 @@ mod tests {
         let context = Context {
             size: 4,
             regions: &regions,
+            drawn: &NOTHING_DRAWN,
         };
         let rule = |cell| Constraint {
             origin: Origin {
@@ -273,10 +257,14 @@ mod tests {
             },
             rule: Rule::Minimum(cell),
         };
-        let constraints = [rule(at(0, 0)), rule(at(0, 1))];
-        assert_eq!(minimum(at(0, 0), &constraints, &context).len(), 1);
-        assert_eq!(maximum(at(0, 0), &constraints, &context).len(), 2);
-        assert_eq!(minimum(at(1, 1), &constraints, &context).len(), 3);
+        let drawn = Drawn::of(&[rule(at(0, 0)), rule(at(0, 1))], 4);
+        let context = Context {
+            drawn: &drawn,
+            ..context
+        };
+        assert_eq!(minimum(at(0, 0), &context).len(), 1);
+        assert_eq!(maximum(at(0, 0), &context).len(), 2);
+        assert_eq!(minimum(at(1, 1), &context).len(), 3);
     }
 
     #[test]
@@ -285,6 +273,7 @@ mod tests {
         let context = Context {
             size: 4,
             regions: &regions,
+            drawn: &NOTHING_DRAWN,
         };
         let cells = [at(0, 0), at(0, 1), at(1, 0), at(1, 1)];
         let quad = &quadruple(&cells, &[1, 1, 2], &context)[0];

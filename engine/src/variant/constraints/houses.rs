@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::pairs::Pair;
-use crate::variant::model::Cell;
+use super::sorted_distinct;
+use crate::variant::model::{Cell, Diagonal};
 use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
 
 /// Cells that hold different digits. A cell that holds one digit strikes it from the
@@ -139,6 +140,34 @@ pub(super) fn distinct(cells: &[Cell], context: &Context) -> Vec<Box<dyn Propaga
     vec![Box::new(AllDifferent::new(indices, context))]
 }
 
+/// Different digits on a main diagonal.
+pub(super) fn diagonal(diagonal: Diagonal, context: &Context) -> Vec<Box<dyn Propagator>> {
+    let size = context.size;
+    let cells: Vec<usize> = (0..size)
+        .map(|i| match diagonal {
+            Diagonal::Down => i * size + i,
+            Diagonal::Up => (size - 1 - i) * size + i,
+        })
+        .collect();
+    vec![Box::new(AllDifferent::new(sorted_distinct(cells), context))]
+}
+
+/// Different digits in the cells at the same place (reading order) of each region of
+/// `size` cells: the regions of the whole puzzle, whatever the order of its rules.
+pub(super) fn disjoint_groups(context: &Context) -> Vec<Box<dyn Propagator>> {
+    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); context.size];
+    for cells in regions(context).into_values() {
+        for (place, cell) in cells.into_iter().enumerate() {
+            groups[place].push(cell);
+        }
+    }
+    groups
+        .into_iter()
+        .filter(|group| group.len() >= 2)
+        .map(|group| Box::new(AllDifferent::new(group, context)) as Box<dyn Propagator>)
+        .collect()
+}
+
 /// No repeat a chess knight's move apart.
 pub(super) fn anti_knight(context: &Context) -> Vec<Box<dyn Propagator>> {
     chess(context, &[(1, 2), (2, 1), (1, -2), (2, -1)])
@@ -173,9 +202,14 @@ fn chess(context: &Context, moves: &[(isize, isize)]) -> Vec<Box<dyn Propagator>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variant::constraints::NOTHING_DRAWN;
 
     fn context(size: usize, regions: &[Option<usize>]) -> Context<'_> {
-        Context { size, regions }
+        Context {
+            size,
+            regions,
+            drawn: &NOTHING_DRAWN,
+        }
     }
 
     #[test]

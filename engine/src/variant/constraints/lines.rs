@@ -4,7 +4,7 @@
 use super::sorted_distinct;
 use super::sums::EqualSums;
 use super::tables::{Pairs, equal_pairs, high, low, range};
-use crate::variant::model::Cell;
+use crate::variant::model::{Cell, LineKind};
 use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
 
 /// The row-major indices of `cells`.
@@ -67,17 +67,17 @@ fn chain(line: &[Cell], gap: u32, context: &Context) -> Vec<Box<dyn Propagator>>
 }
 
 /// Digits strictly increase from the bulb.
-pub(super) fn thermometer(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
+fn thermometer(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
     chain(line, 1, context)
 }
 
 /// Digits never decrease from the bulb.
-pub(super) fn slow_thermometer(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
+fn slow_thermometer(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
     chain(line, 0, context)
 }
 
 /// The line reads the same both ways: the i-th cell from each end hold the same digit.
-pub(super) fn palindrome(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
+fn palindrome(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
     let cells = indices(line, context);
     let last = cells.len().saturating_sub(1);
     let ends = (0..cells.len() / 2).map(|i| (cells[i], cells[last - i]));
@@ -175,7 +175,7 @@ impl Propagator for Renban {
 
 /// Different consecutive digits in any order (a line longer than the size cannot hold).
 /// A cell on the line twice would have to differ from itself, so such a line never holds.
-pub(super) fn renban(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
+fn renban(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
     let line = indices(line, context);
     if line.len() < 2 {
         return Vec::new();
@@ -188,7 +188,7 @@ pub(super) fn renban(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator
 }
 
 /// Neighbours on the line differ by at least `difference`.
-pub(super) fn whispers(
+fn whispers(
     cells: &[Cell],
     difference: u32,
     context: &Context,
@@ -304,7 +304,7 @@ fn ends(
 
 /// The middle cells hold digits strictly between the ends' digits (either end may be the
 /// lower one). As in the peer, a line of two cells states nothing.
-pub(super) fn between(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
+fn between(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
     ends(
         line,
         3,
@@ -318,7 +318,7 @@ pub(super) fn between(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagato
 
 /// The ends differ by at least `difference`; the middle cells hold no digit from the
 /// lower end to the higher, inclusive.
-pub(super) fn lockout(
+fn lockout(
     cells: &[Cell],
     difference: u32,
     context: &Context,
@@ -348,7 +348,7 @@ fn equal_sums(groups: Vec<Vec<usize>>, context: &Context) -> Vec<Box<dyn Propaga
 
 /// The line's runs of cells in one region (a region entered again starts a new run;
 /// cells in no region are skipped, as in the peer) all add up to the same sum.
-pub(super) fn region_sum(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
+fn region_sum(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut current: Option<usize> = None;
     for &cell in line {
@@ -471,20 +471,20 @@ fn three_classes(
 /// Every run of three cells holds a low, a middle and a high digit ([`entropy`]); a line of
 /// two cells holds two of the groups (as in the peer, which keeps cells whose positions
 /// differ modulo 3 in different groups).
-pub(super) fn entropic(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
+fn entropic(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
     let size = context.size as u32;
     three_classes(line, context, |digit| entropy(digit, size) as usize)
 }
 
 /// Every run of three cells holds digits of the three residues modulo 3; a line of two
 /// cells holds two residues.
-pub(super) fn modular(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
+fn modular(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
     three_classes(line, context, |digit| (digit % 3) as usize)
 }
 
 /// Cells at the same distance from the centre add up to the same sum; on a line of odd
 /// length, the centre cell holds that sum.
-pub(super) fn zipper(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
+fn zipper(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
     let cells = indices(line, context);
     let half = cells.len() / 2;
     let mut groups: Vec<Vec<usize>> = (0..half)
@@ -497,7 +497,7 @@ pub(super) fn zipper(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator
 }
 
 /// The two ends add up to the sum of the cells between them (nothing on a line of two).
-pub(super) fn double_arrow(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
+fn double_arrow(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
     let cells = indices(line, context);
     if cells.len() <= 2 {
         return Vec::new();
@@ -600,7 +600,7 @@ impl Propagator for Nabner {
 
 /// No two cells of the line hold equal or consecutive digits, so a line longer than
 /// ⌈size/2⌉ cannot hold.
-pub(super) fn nabner(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
+fn nabner(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
     let line = indices(line, context);
     if line.len() < 2 {
         return Vec::new();
@@ -612,10 +612,30 @@ pub(super) fn nabner(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator
     })]
 }
 
+/// The propagators of one line of `kind`.
+pub(super) fn line(kind: LineKind, line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
+    match kind {
+        LineKind::Thermometer => thermometer(line, context),
+        LineKind::SlowThermometer => slow_thermometer(line, context),
+        LineKind::Palindrome => palindrome(line, context),
+        LineKind::Renban => renban(line, context),
+        LineKind::Whispers(difference) => whispers(line, difference, context),
+        LineKind::Between => between(line, context),
+        LineKind::RegionSum => region_sum(line, context),
+        LineKind::Entropic => entropic(line, context),
+        LineKind::Modular => modular(line, context),
+        LineKind::Zipper => zipper(line, context),
+        LineKind::DoubleArrow => double_arrow(line, context),
+        LineKind::Lockout(difference) => lockout(line, difference, context),
+        LineKind::Nabner => nabner(line, context),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::harness::{Seen, below, check, random_cells, random_path, regions, rng};
     use super::*;
+    use crate::variant::constraints::NOTHING_DRAWN;
 
     /// Compiles a rule on a line.
     type Build<'a> = dyn Fn(&[Cell], &Context) -> Vec<Box<dyn Propagator>> + 'a;
@@ -639,6 +659,7 @@ mod tests {
             let context = Context {
                 size,
                 regions: &regions,
+                drawn: &NOTHING_DRAWN,
             };
             for _ in 0..12 {
                 let length = lengths.start() + below(&mut rng, lengths.end() - lengths.start() + 1);
@@ -759,6 +780,7 @@ mod tests {
             let context = Context {
                 size,
                 regions: &regions,
+                drawn: &NOTHING_DRAWN,
             };
             for _ in 0..15 {
                 let length = 2 + below(&mut rng, 5);
@@ -890,6 +912,7 @@ mod tests {
         let context = Context {
             size: 9,
             regions: &regions,
+            drawn: &NOTHING_DRAWN,
         };
         let line: Vec<Cell> = (0..5).map(|col| Cell { row: 0, col }).collect();
         let mut masks = vec![0b1_1111_1111; 81];
@@ -907,6 +930,7 @@ mod tests {
         let context = Context {
             size: 4,
             regions: &regions,
+            drawn: &NOTHING_DRAWN,
         };
         let square = [(0, 0), (0, 1), (1, 1), (1, 0), (0, 0)].map(|(row, col)| Cell { row, col });
         let mut masks = vec![0b1111; 16];
@@ -931,6 +955,7 @@ mod tests {
         let context = Context {
             size: 4,
             regions: &regions,
+            drawn: &NOTHING_DRAWN,
         };
         let line: Vec<Cell> = (0..3).map(|col| Cell { row: 0, col }).collect();
         let propagators = thermometer(&line, &context);

@@ -274,6 +274,7 @@ pub(super) fn skyscraper(
 mod tests {
     use super::super::harness::{Seen, below, check, random_cells, regions, rng};
     use super::*;
+    use crate::variant::constraints::NOTHING_DRAWN;
     use rand_chacha::ChaCha8Rng;
 
     /// A whole row or column read from a random side.
@@ -358,6 +359,7 @@ mod tests {
             let context = Context {
                 size,
                 regions: &regions,
+                drawn: &NOTHING_DRAWN,
             };
             for _ in 0..15 {
                 let cells = line(&mut rng, size);
@@ -444,6 +446,7 @@ mod tests {
         let context = Context {
             size: 9,
             regions: &regions,
+            drawn: &NOTHING_DRAWN,
         };
         let row: Vec<Cell> = (0..9).map(|col| Cell { row: 0, col }).collect();
         let mut masks = vec![0b1_1111_1111; 81];

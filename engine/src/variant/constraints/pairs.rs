@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 
-use crate::variant::model::{Cell, Constraint, NegativeKind, Relation, Rule};
+use crate::variant::model::{Cell, NegativeKind, Relation};
 use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
 
 /// Two cells whose digits stand in a relation, kept arc consistent: every digit left in one
@@ -89,22 +89,10 @@ impl Propagator for Pair {
     }
 }
 
-/// Whether digits `a` and `b` stand in `relation`.
-pub(super) fn related(relation: Relation, a: u32, b: u32) -> bool {
-    match relation {
-        Relation::Difference(difference) => a.abs_diff(b) == difference,
-        Relation::Ratio(ratio) => a * ratio == b || b * ratio == a,
-        Relation::Sum(sum) => a + b == sum,
-    }
-}
-
 /// No two orthogonal neighbours hold consecutive digits, except where a kropki dot (white
 /// or black) stands between them.
-pub(super) fn non_consecutive(
-    constraints: &[Constraint],
-    context: &Context,
-) -> Vec<Box<dyn Propagator>> {
-    let dotted = dotted_pairs(constraints, context, is_kropki);
+pub(super) fn non_consecutive(context: &Context) -> Vec<Box<dyn Propagator>> {
+    let dotted = dotted_pairs(context, is_kropki);
     forbid_between_undotted(&dotted, &[Relation::Difference(1)], context)
 }
 
@@ -116,41 +104,31 @@ pub(super) fn dot(
 ) -> Vec<Box<dyn Propagator>> {
     let [first, second] = cells.map(|cell| context.index(cell));
     vec![Box::new(Pair::new(first, second, context, |a, b| {
-        related(relation, a, b)
+        relation.holds(a, b)
     }))]
 }
 
 /// Orthogonal neighbours without a dot of `kind`'s family are not in the relations of that
 /// kind (see the module doc).
-pub(super) fn negative(
-    kind: NegativeKind,
-    constraints: &[Constraint],
-    context: &Context,
-) -> Vec<Box<dyn Propagator>> {
-    let drawn = || {
-        constraints
-            .iter()
-            .filter_map(|constraint| match constraint.rule {
-                Rule::Dot { relation, .. } => Some(relation),
-                _ => None,
-            })
-    };
+pub(super) fn negative(kind: NegativeKind, context: &Context) -> Vec<Box<dyn Propagator>> {
+    let drawn = context.drawn.dots.iter().map(|&(_, relation)| relation);
     let (family, relations): (fn(Relation) -> bool, Vec<Relation>) = match kind {
         NegativeKind::Difference => (
             is_kropki,
-            drawn()
-                .filter(|relation| matches!(relation, Relation::Difference(_)))
+            std::iter::once(Relation::Difference(1))
+                .chain(drawn.filter(|relation| matches!(relation, Relation::Difference(_))))
                 .collect(),
         ),
         NegativeKind::Ratio => (
             is_kropki,
             std::iter::once(Relation::Ratio(2))
-                .chain(drawn().filter(|relation| matches!(relation, Relation::Ratio(_))))
+                .chain(drawn.filter(|relation| matches!(relation, Relation::Ratio(_))))
                 .collect(),
         ),
-        NegativeKind::Xv => (
-            |relation| matches!(relation, Relation::Sum(_)),
-            vec![Relation::Sum(5), Relation::Sum(10)],
+        NegativeKind::Xv => (is_xv, vec![Relation::V, Relation::X]),
+        NegativeKind::Sum => (
+            is_sum,
+            drawn.filter(|relation| is_sum(*relation)).collect(),
         ),
     };
     let mut forbidden = Vec::new();
@@ -159,7 +137,7 @@ pub(super) fn negative(
             forbidden.push(relation);
         }
     }
-    let dotted = dotted_pairs(constraints, context, family);
+    let dotted = dotted_pairs(context, family);
     forbid_between_undotted(&dotted, &forbidden, context)
 }
 
@@ -168,22 +146,25 @@ fn is_kropki(relation: Relation) -> bool {
     matches!(relation, Relation::Difference(_) | Relation::Ratio(_))
 }
 
+/// Whether a dot of `relation` is an X or a V.
+fn is_xv(relation: Relation) -> bool {
+    matches!(relation, Relation::X | Relation::V)
+}
+
+/// Whether a dot of `relation` is a sum dot.
+fn is_sum(relation: Relation) -> bool {
+    matches!(relation, Relation::Sum(_))
+}
+
 /// The pairs of cells (row-major indices, smaller first) that hold a dot of a relation
 /// `family` accepts.
-fn dotted_pairs(
-    constraints: &[Constraint],
-    context: &Context,
-    family: fn(Relation) -> bool,
-) -> HashSet<(usize, usize)> {
-    constraints
+fn dotted_pairs(context: &Context, family: fn(Relation) -> bool) -> HashSet<(usize, usize)> {
+    context
+        .drawn
+        .dots
         .iter()
-        .filter_map(|constraint| match constraint.rule {
-            Rule::Dot { cells, relation } if family(relation) => {
-                let [a, b] = cells.map(|cell| context.index(cell));
-                Some((a.min(b), a.max(b)))
-            }
-            _ => None,
-        })
+        .filter(|&&(_, relation)| family(relation))
+        .map(|&(pair, _)| pair)
         .collect()
 }
 
@@ -207,7 +188,7 @@ fn forbid_between_undotted(
                 continue;
             }
             let pair = Pair::new(cell, other, context, |a, b| {
-                !forbidden.iter().any(|&relation| related(relation, a, b))
+                !forbidden.iter().any(|&relation| relation.holds(a, b))
             });
             if !pair.allows_everything(context) {
                 propagators.push(Box::new(pair));
@@ -220,7 +201,8 @@ fn forbid_between_undotted(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::model::Origin;
+    use crate::variant::constraints::{Drawn, NOTHING_DRAWN};
+    use crate::variant::model::{Constraint, Origin, Rule};
 
     fn dot_at(cells: [(usize, usize); 2], relation: Relation) -> Constraint {
         Constraint {
@@ -241,6 +223,7 @@ mod tests {
         let context = Context {
             size: 9,
             regions: &regions,
+            drawn: &NOTHING_DRAWN,
         };
         let pair = &dot(
             [Cell { row: 0, col: 0 }, Cell { row: 0, col: 1 }],
@@ -259,26 +242,37 @@ mod tests {
     #[test]
     fn negative_rules_skip_dotted_pairs_and_use_drawn_values() {
         let regions = vec![None; 16];
-        let context = Context {
-            size: 4,
-            regions: &regions,
-        };
         let constraints = [
             dot_at([(0, 0), (0, 1)], Relation::Difference(2)),
             dot_at([(1, 0), (1, 1)], Relation::Ratio(3)),
             dot_at([(2, 0), (2, 1)], Relation::Sum(5)),
+            dot_at([(3, 0), (3, 1)], Relation::X),
         ];
-        // 24 orthogonal pairs; the two kropki dots take two away.
-        assert_eq!(
-            negative(NegativeKind::Difference, &constraints, &context).len(),
-            22
-        );
-        assert_eq!(non_consecutive(&constraints, &context).len(), 22);
-        assert_eq!(negative(NegativeKind::Xv, &constraints, &context).len(), 23);
-        // Without white dots, "no white dot" forbids nothing, as in the peer.
-        assert!(negative(NegativeKind::Difference, &constraints[1..], &context).is_empty());
+        let drawn = Drawn::of(&constraints, 4);
+        let context = Context {
+            size: 4,
+            regions: &regions,
+            drawn: &drawn,
+        };
+        // 24 orthogonal pairs; the two kropki dots take two away, from each family its own.
+        assert_eq!(negative(NegativeKind::Difference, &context).len(), 22);
+        assert_eq!(non_consecutive(&context).len(), 22);
+        assert_eq!(negative(NegativeKind::Xv, &context).len(), 23);
+        assert_eq!(negative(NegativeKind::Sum, &context).len(), 23);
+        // Without white dots, "no white dot" still forbids a difference of 1.
+        let only_black = Drawn::of(&constraints[1..2], 4);
+        let context_black = Context {
+            drawn: &only_black,
+            ..context
+        };
+        let difference = negative(NegativeKind::Difference, &context_black);
+        assert_eq!(difference.len(), 23);
+        let mut masks = vec![context.all_digits(); 16];
+        masks[0] = 0b0001;
+        masks[1] = 0b0010;
+        assert!(difference.iter().find(|p| p.cells() == [0, 1]).unwrap().propagate(&mut masks).is_err());
         // Ratios 2 and 3 are forbidden on undotted pairs: 1 beside 3 is not allowed.
-        let ratio = negative(NegativeKind::Ratio, &constraints, &context);
+        let ratio = negative(NegativeKind::Ratio, &context);
         let mut masks = vec![context.all_digits(); 16];
         masks[4] = 0b0001;
         masks[8] = 0b0100;

@@ -121,6 +121,7 @@ pub(super) fn indexer(
 mod tests {
     use super::super::harness::{Seen, below, check, random_cells, regions, rng};
     use super::*;
+    use crate::variant::constraints::NOTHING_DRAWN;
 
     #[test]
     fn clone_promises() {
@@ -131,6 +132,7 @@ mod tests {
             let context = Context {
                 size,
                 regions: &regions,
+                drawn: &NOTHING_DRAWN,
             };
             for _ in 0..15 {
                 let length = 1 + below(&mut rng, 3);
@@ -168,6 +170,7 @@ mod tests {
             let context = Context {
                 size,
                 regions: &regions,
+                drawn: &NOTHING_DRAWN,
             };
             for kind in [Indexer::Row, Indexer::Column, Indexer::Box] {
                 for _ in 0..10 {
@@ -234,6 +237,7 @@ mod tests {
         let context = Context {
             size: 9,
             regions: &regions,
+            drawn: &NOTHING_DRAWN,
         };
         let cells: Vec<Cell> = lines
             .iter()

@@ -4,8 +4,11 @@
 use serde_json::{Map, Value};
 
 use super::link::document_text;
-use super::{Reader, VariantInputError, list, malformed};
-use crate::variant::model::{Cell, Indexer, NegativeKind, Puzzle, Relation, Rule};
+use super::{FieldNames, Reader, VariantInputError, list, malformed};
+use crate::variant::forms::{self, LINES, NEGATIVES};
+use crate::variant::model::{
+    Cell, Diagonal, Direction, Indexer, Outside, Puzzle, Relation, Rule,
+};
 
 /// Fields with no rule: metadata, drawings, and page or solver settings.
 const IGNORED: &[&str] = &[
@@ -25,6 +28,53 @@ const IGNORED: &[&str] = &[
     "fogofwar",
     "foglight",
     "onlyUseLatestGrid",
+];
+
+/// The arrays of constraints read here besides the line kinds of [`LINES`].
+const ARRAYS: &[&str] = &[
+    "killercage",
+    "arrow",
+    "difference",
+    "ratio",
+    "xv",
+    "sum",
+    "quadruple",
+    "clone",
+    "extraregion",
+    "odd",
+    "even",
+    "minimum",
+    "maximum",
+    "littlekillersum",
+    "sandwichsum",
+    "xsum",
+    "skyscraper",
+    "rowindexer",
+    "columnindexer",
+    "boxindexer",
+];
+
+/// The flags read here, and the rule each stands for when true.
+const FLAGS: &[(&str, Rule)] = &[
+    ("diagonal+", Rule::Diagonal(Diagonal::Up)),
+    ("diagonal-", Rule::Diagonal(Diagonal::Down)),
+    ("antiknight", Rule::AntiKnight),
+    ("antiking", Rule::AntiKing),
+    ("disjointgroups", Rule::DisjointGroups),
+    ("nonconsecutive", Rule::NonConsecutive),
+];
+
+/// How f-puzzles names the fields that it names differently from the model.
+const RENAMED: &[(&str, &[(&str, &str)])] = &[
+    ("arrow", &[("circle", "cells")]),
+    ("clone", &[("clones", "cloneCells")]),
+    ("quadruple", &[("digits", "values")]),
+    ("littlekillersum", &[("clue", "cell"), ("sum", "value")]),
+    ("sandwichsum", &[("clue", "cell"), ("sum", "value")]),
+    ("xsum", &[("clue", "cell"), ("sum", "value")]),
+    ("skyscraper", &[("clue", "cell"), ("visible", "value")]),
+    ("killercage", &[("sum", "value")]),
+    ("extraregion", &[]),
 ];
 
 /// Reads an f-puzzles document from what a user pastes: the JSON object, its lz-string
@@ -102,7 +152,8 @@ fn read_grid(reader: &mut Reader, fields: &Map<String, Value>) -> Result<(), Var
     Ok(())
 }
 
-/// One cell of the grid.
+/// One cell of the grid. Its `givenPencilMarks` are a rule only on a cell that is not a
+/// given, as f-puzzles and the peer read them.
 fn read_cell(
     reader: &mut Reader,
     at: Cell,
@@ -117,352 +168,277 @@ fn read_cell(
     }
     match cell.get("region") {
         None => {}
-        Some(Value::Null) => reader.regions[index] = None,
+        Some(Value::Null) => reader.regions_mut()[index] = None,
         Some(region) => {
             let region = number(region, &format!("{path}.region"))?;
-            reader.regions[index] =
+            reader.regions_mut()[index] =
                 Some(usize::try_from(region).unwrap_or(usize::MAX).min(1 << 20));
         }
     }
     if let Some(marks) = cell
         .get("givenPencilMarks")
-        .filter(|marks| !marks.is_null())
+        .filter(|marks| !marks.is_null() && !given)
     {
         let marks_path = format!("{path}.givenPencilMarks");
-        let digits = digits(reader, marks, &marks_path)?;
+        let digits = list(marks, &marks_path, "a list of digits", |digit, path| {
+            reader.digit(number(digit, path)?, path)
+        })?;
         if !digits.is_empty() {
-            reader.add(
-                "givenPencilMarks",
-                index,
-                Rule::Candidates { cell: at, digits },
-            );
+            let names = FieldNames {
+                renamed: &[("digits", "givenPencilMarks")],
+                one_line: None,
+            };
+            let rule = Rule::Candidates { cell: at, digits };
+            reader.add("givenPencilMarks", index, path.to_owned(), names, rule);
         }
     }
-    match cell.get("parity").and_then(Value::as_str) {
-        Some("Odd") => reader.add("parity", index, Rule::Odd(at)),
-        Some("Even") => reader.add("parity", index, Rule::Even(at)),
-        _ => {}
+    let parity = match cell.get("parity").and_then(Value::as_str) {
+        Some("Odd") => Some(Rule::Odd(at)),
+        Some("Even") => Some(Rule::Even(at)),
+        _ => None,
+    };
+    if let Some(rule) = parity {
+        reader.add("parity", index, path.to_owned(), FieldNames::SAME, rule);
     }
     Ok(())
 }
 
-/// A top-level field `name`: a flag, or an array of constraints.
+/// A top-level field `name`: a flag, the `negative` list, or an array of constraints.
 fn read_field(reader: &mut Reader, name: &str, value: &Value) -> Result<(), VariantInputError> {
     let path = format!("fpuzzles.{name}");
-    let flag = || value.as_bool() == Some(true);
-    let size = reader.size;
-    match name {
-        "diagonal+" | "diagonal-" if flag() => {
-            let cells = (0..size)
-                .map(|i| match name {
-                    "diagonal-" => Cell { row: i, col: i },
-                    _ => Cell {
-                        row: size - 1 - i,
-                        col: i,
-                    },
-                })
-                .collect();
-            reader.add(name, 0, Rule::Distinct { cells });
+    if let Some((_, rule)) = FLAGS.iter().find(|(flag, _)| *flag == name) {
+        match value {
+            Value::Bool(true) => reader.add(name, 0, path, FieldNames::SAME, rule.clone()),
+            Value::Bool(false) | Value::Null => {}
+            _ => return Err(malformed(&path, "a flag is true or false")),
         }
-        "antiknight" if flag() => reader.add(name, 0, Rule::AntiKnight),
-        "antiking" if flag() => reader.add(name, 0, Rule::AntiKing),
-        "nonconsecutive" if flag() => reader.add(name, 0, Rule::NonConsecutive),
-        "disjointgroups" if flag() => {
-            for cells in reader.disjoint_groups() {
-                reader.add(name, 0, Rule::Distinct { cells });
-            }
-        }
-        "diagonal+" | "diagonal-" | "antiknight" | "antiking" | "nonconsecutive"
-        | "disjointgroups" => {
-            if !value.is_boolean() && !value.is_null() {
-                return Err(malformed(&path, "a flag is true or false"));
-            }
-        }
-        "negative" => {
-            let kinds = value
-                .as_array()
-                .ok_or_else(|| malformed(&path, "a list of names"))?;
-            for (index, kind) in kinds.iter().enumerate() {
-                let kind = match kind.as_str() {
-                    Some("ratio") => NegativeKind::Ratio,
-                    Some("difference") => NegativeKind::Difference,
-                    Some("xv") => NegativeKind::Xv,
-                    _ => {
-                        return Err(VariantInputError::UnsupportedConstraint {
-                            path: format!("{path}[{index}]"),
-                            name: kind.to_string(),
-                        });
-                    }
-                };
-                reader.add(name, index, Rule::Negative(kind));
-            }
-        }
-        _ => {
-            let Some(entries) = value.as_array() else {
-                if known_array(name) {
-                    return Err(malformed(&path, "a list of constraints"));
-                }
+        return Ok(());
+    }
+    if name == "negative" {
+        let kinds = value
+            .as_array()
+            .ok_or_else(|| malformed(&path, "a list of names"))?;
+        for (index, kind) in kinds.iter().enumerate() {
+            let Some(&(_, negative)) = NEGATIVES.iter().find(|(known, _)| Some(*known) == kind.as_str())
+            else {
                 return Err(VariantInputError::UnsupportedConstraint {
-                    path,
-                    name: name.to_owned(),
+                    path: format!("{path}[{index}]"),
+                    name: kind.to_string(),
                 });
             };
-            if !known_array(name) {
-                return Err(VariantInputError::UnsupportedConstraint {
-                    path,
-                    name: name.to_owned(),
-                });
-            }
-            for (index, entry) in entries.iter().enumerate() {
-                let path = format!("{path}[{index}]");
-                let entry = entry
-                    .as_object()
-                    .ok_or_else(|| malformed(&path, "a constraint is an object"))?;
-                for rule in read_entry(reader, name, entry, &path)? {
-                    reader.add(name, index, rule);
+            let rule = Rule::Negative(negative);
+            reader.add(name, index, format!("{path}[{index}]"), FieldNames::SAME, rule);
+        }
+        return Ok(());
+    }
+    let line = LINES.iter().position(|names| names.fpuzzles == name);
+    if line.is_none() && !ARRAYS.contains(&name) {
+        return Err(VariantInputError::UnsupportedConstraint {
+            path,
+            name: name.to_owned(),
+        });
+    }
+    let entries = value
+        .as_array()
+        .ok_or_else(|| malformed(&path, "a list of constraints"))?;
+    let renamed = RENAMED
+        .iter()
+        .find(|(kind, _)| *kind == name)
+        .map_or(&[][..], |(_, renamed)| renamed);
+    for (index, entry) in entries.iter().enumerate() {
+        let path = format!("{path}[{index}]");
+        let entry = entry
+            .as_object()
+            .ok_or_else(|| malformed(&path, "a constraint is an object"))?;
+        let entry = Entry {
+            fields: entry,
+            path: &path,
+            size: reader.size,
+        };
+        let rule = match line {
+            Some(line) => {
+                let kind = forms::line_kind(line, entry.optional_value()?, reader.size);
+                Rule::Line {
+                    kind,
+                    lines: entry.lines()?,
                 }
             }
-        }
+            None => match read_entry(name, &entry)? {
+                Some(rule) => rule,
+                None => continue,
+            },
+        };
+        let names = FieldNames {
+            renamed,
+            one_line: None,
+        };
+        reader.add(name, index, path.clone(), names, rule);
     }
     Ok(())
 }
 
-/// Whether `name` is an array of constraints this service reads.
-fn known_array(name: &str) -> bool {
-    LINE_KINDS.contains(&name)
-        || [
-            "killercage",
-            "arrow",
-            "difference",
-            "ratio",
-            "xv",
-            "quadruple",
-            "clone",
-            "extraregion",
-            "odd",
-            "even",
-            "minimum",
-            "maximum",
-            "littlekillersum",
-            "sandwichsum",
-            "xsum",
-            "skyscraper",
-            "rowindexer",
-            "columnindexer",
-            "boxindexer",
-        ]
-        .contains(&name)
+/// One entry of an array of constraints, read with its path.
+struct Entry<'a> {
+    fields: &'a Map<String, Value>,
+    path: &'a str,
+    size: usize,
 }
 
-/// The kinds drawn as lines, a rule per line.
-const LINE_KINDS: &[&str] = &[
-    "thermometer",
-    "slowthermometer",
-    "palindrome",
-    "renban",
-    "whispers",
-    "betweenline",
-    "regionsumline",
-    "entropicline",
-    "modularline",
-    "zipperline",
-    "doublearrow",
-    "lockout",
-    "nabner",
-];
+impl Entry<'_> {
+    fn path_of(&self, key: &str) -> String {
+        format!("{}.{key}", self.path)
+    }
 
-/// The rules of one entry of the array `name`.
-fn read_entry(
-    reader: &Reader,
-    name: &str,
-    entry: &Map<String, Value>,
-    path: &str,
-) -> Result<Vec<Rule>, VariantInputError> {
-    let field = |key: &str| entry.get(key).filter(|value| !value.is_null());
-    let cells_of = |key: &str| -> Result<Vec<Cell>, VariantInputError> {
-        let key_path = format!("{path}.{key}");
-        let value = field(key).ok_or_else(|| malformed(&key_path, "missing"))?;
-        cells(reader, value, &key_path)
-    };
-    let one_cell = |key: &str| -> Result<Cell, VariantInputError> {
-        let key_path = format!("{path}.{key}");
-        let value = field(key).ok_or_else(|| malformed(&key_path, "missing"))?;
-        cell(reader, value, &key_path)
-    };
-    let value_of = |default: Option<i64>| -> Result<Option<u32>, VariantInputError> {
-        let key_path = format!("{path}.value");
-        match field("value").filter(|value| value.as_str() != Some("")) {
-            None => Ok(default.map(|value| value as u32)),
+    /// A field that is there and not `null`.
+    fn get(&self, key: &str) -> Result<&Value, VariantInputError> {
+        self.fields
+            .get(key)
+            .filter(|value| !value.is_null())
+            .ok_or_else(|| malformed(&self.path_of(key), "missing"))
+    }
+
+    fn cells(&self, key: &str) -> Result<Vec<Cell>, VariantInputError> {
+        let expected = "a list of cells such as [\"R1C1\", \"R1C2\"]";
+        list(self.get(key)?, &self.path_of(key), expected, |item, path| {
+            cell(item, path)
+        })
+    }
+
+    fn cell(&self, key: &str) -> Result<Cell, VariantInputError> {
+        cell(self.get(key)?, &self.path_of(key))
+    }
+
+    /// The entry's `value` as a whole number; `None` when it is missing, `null` or empty.
+    fn optional_value(&self) -> Result<Option<u32>, VariantInputError> {
+        let path = self.path_of("value");
+        match self.fields.get("value") {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(text)) if text.trim().is_empty() => Ok(None),
             Some(value) => {
-                let value = number(value, &key_path)?;
+                let value = number(value, &path)?;
                 u32::try_from(value)
                     .map(Some)
-                    .map_err(|_| malformed(&key_path, format!("{value} is not a value: 0 or more")))
+                    .map_err(|_| malformed(&path, format!("{value} is not a value: 0 or more")))
             }
         }
-    };
-    let size = reader.size as u32;
-    if LINE_KINDS.contains(&name) {
-        let mut rules = Vec::new();
-        for line in lines(reader, field("lines"), path)? {
-            rules.push(match name {
-                "thermometer" => Rule::Thermometer(line),
-                "slowthermometer" => Rule::SlowThermometer(line),
-                "palindrome" => Rule::Palindrome(line),
-                "renban" => Rule::Renban(line),
-                "whispers" => Rule::Whispers {
-                    cells: line,
-                    difference: value_of(Some(i64::from(size.div_ceil(2))))?.unwrap_or(0),
-                },
-                "betweenline" => Rule::Between(line),
-                "regionsumline" => Rule::RegionSumLine(line),
-                "entropicline" => Rule::EntropicLine(line),
-                "modularline" => Rule::ModularLine(line),
-                "zipperline" => Rule::ZipperLine(line),
-                "doublearrow" => Rule::DoubleArrow(line),
-                "lockout" => Rule::Lockout {
-                    cells: line,
-                    difference: value_of(Some(i64::from(size / 2)))?.unwrap_or(0),
-                },
-                _ => Rule::Nabner(line),
-            });
-        }
-        return Ok(rules);
     }
-    let rule = match name {
-        "killercage" => {
-            let cells = cells_of("cells")?;
-            let sum = value_of(None)?;
-            reader.cage(&cells, sum, path)?;
-            Rule::KillerCage { cells, sum }
+
+    /// The entry's `value`, which it must have.
+    fn value(&self) -> Result<u32, VariantInputError> {
+        self.optional_value()?
+            .ok_or_else(|| malformed(&self.path_of("value"), "missing"))
+    }
+
+    /// The lines of the entry's `lines` field.
+    fn lines(&self) -> Result<Vec<Vec<Cell>>, VariantInputError> {
+        let path = self.path_of("lines");
+        list(self.get("lines")?, &path, "a list of lines", |line, path| {
+            list(line, path, "a list of cells such as [\"R1C1\", \"R1C2\"]", cell)
+        })
+    }
+
+    /// The place of the entry's outside clue (`cell`).
+    fn clue(&self) -> Result<Outside, VariantInputError> {
+        let path = self.path_of("cell");
+        let (row, col) = cell_name(self.get("cell")?, &path)?;
+        let n = self.size;
+        if row > n + 1 || col > n + 1 {
+            return Err(malformed(&path, "an outside clue stands just outside the grid"));
         }
-        "arrow" => {
-            let circle = cells_of("cells")?;
-            reader.distinct(&circle, &format!("{path}.cells"))?;
-            let mut rules = Vec::new();
-            for whole in lines(reader, field("lines"), path)? {
-                // The line starts in the circle.
-                rules.push(Rule::Arrow {
-                    circle: circle.clone(),
-                    line: whole[1..].to_vec(),
-                });
-            }
-            return Ok(rules);
-        }
-        "difference" | "ratio" | "xv" => {
-            let cells = cells_of("cells")?;
-            let pair: [Cell; 2] = cells
+        Ok(Outside {
+            row: row as i32 - 1,
+            col: col as i32 - 1,
+        })
+    }
+}
+
+/// The rule of one entry of the array `name`, or `None` for an entry that states nothing
+/// (an outside clue without a value).
+fn read_entry(name: &str, entry: &Entry) -> Result<Option<Rule>, VariantInputError> {
+    Ok(Some(match name {
+        "killercage" => Rule::KillerCage {
+            cells: entry.cells("cells")?,
+            sum: entry.optional_value()?.filter(|&sum| sum > 0),
+        },
+        "arrow" => Rule::Arrow {
+            circle: entry.cells("cells")?,
+            lines: entry.lines()?,
+        },
+        "difference" | "ratio" | "xv" | "sum" => {
+            let cells: [Cell; 2] = entry
+                .cells("cells")?
                 .try_into()
-                .map_err(|_| malformed(&format!("{path}.cells"), "a dot joins two cells"))?;
-            reader.pair(pair, &format!("{path}.cells"))?;
+                .map_err(|_| malformed(&entry.path_of("cells"), "a dot joins two cells"))?;
             let relation = match name {
-                "difference" => Relation::Difference(value_of(Some(1))?.unwrap_or(1)),
-                "ratio" => Relation::Ratio(value_of(Some(2))?.unwrap_or(2)),
-                _ => match field("value").and_then(Value::as_str) {
-                    Some("X" | "x") => Relation::Sum(10),
-                    Some("V" | "v") => Relation::Sum(5),
+                "difference" => Relation::Difference(entry.optional_value()?.unwrap_or(1)),
+                "ratio" => Relation::Ratio(entry.optional_value()?.unwrap_or(2)),
+                "sum" => Relation::Sum(entry.value()?),
+                _ => match entry.get("value")?.as_str().map(str::to_ascii_uppercase).as_deref() {
+                    Some("X") => Relation::X,
+                    Some("V") => Relation::V,
                     _ => {
                         return Err(malformed(
-                            &format!("{path}.value"),
+                            &entry.path_of("value"),
                             "an XV clue is `X` or `V`",
                         ));
                     }
                 },
             };
-            Rule::Dot {
-                cells: pair,
-                relation,
-            }
+            Rule::Dot { cells, relation }
         }
         "quadruple" => {
-            let cells = cells_of("cells")?;
-            reader.distinct(&cells, &format!("{path}.cells"))?;
-            let values_path = format!("{path}.values");
-            let digits = digits(
-                reader,
-                field("values").ok_or_else(|| malformed(&values_path, "missing"))?,
-                &values_path,
-            )?;
-            if cells.len() > 4 || digits.len() > cells.len() {
-                return Err(malformed(
-                    path,
-                    "a quadruple lists at most as many digits as its (up to 4) cells",
-                ));
+            let path = entry.path_of("values");
+            let digits = list(entry.get("values")?, &path, "a list of digits", |digit, path| {
+                let digit = number(digit, path)?;
+                u8::try_from(digit).map_err(|_| malformed(path, "a digit"))
+            })?;
+            Rule::Quadruple {
+                cells: entry.cells("cells")?,
+                digits,
             }
-            Rule::Quadruple { cells, digits }
         }
-        "clone" => {
-            let cells = cells_of("cells")?;
-            let clones = cells_of("cloneCells")?;
-            if cells.len() != clones.len() {
-                return Err(malformed(
-                    &format!("{path}.cloneCells"),
-                    "a clone has as many cells as its original",
-                ));
-            }
-            Rule::Clone { cells, clones }
-        }
-        "extraregion" => {
-            let cells = cells_of("cells")?;
-            reader.distinct(&cells, &format!("{path}.cells"))?;
-            if cells.len() > reader.size {
-                return Err(malformed(
-                    &format!("{path}.cells"),
-                    "an extra region holds at most one cell per digit",
-                ));
-            }
-            Rule::Distinct { cells }
-        }
-        "odd" => Rule::Odd(one_cell("cell")?),
-        "even" => Rule::Even(one_cell("cell")?),
-        "minimum" => Rule::Minimum(one_cell("cell")?),
-        "maximum" => Rule::Maximum(one_cell("cell")?),
+        "clone" => Rule::Clone {
+            cells: entry.cells("cells")?,
+            clones: entry.cells("cloneCells")?,
+        },
+        "extraregion" => Rule::ExtraRegion(entry.cells("cells")?),
+        "odd" => Rule::Odd(entry.cell("cell")?),
+        "even" => Rule::Even(entry.cell("cell")?),
+        "minimum" => Rule::Minimum(entry.cell("cell")?),
+        "maximum" => Rule::Maximum(entry.cell("cell")?),
         "littlekillersum" => {
-            let (row, col) = outside_cell(reader, field("cell"), &format!("{path}.cell"))?;
-            let (step_row, step_col): (i64, i64) = match field("direction").and_then(Value::as_str)
-            {
-                Some("UL") => (-1, -1),
-                Some("UR") => (-1, 1),
-                Some("DL") => (1, -1),
-                Some("DR") => (1, 1),
+            let direction = match entry.get("direction")?.as_str() {
+                Some("UL") => Direction::UpLeft,
+                Some("UR") => Direction::UpRight,
+                Some("DL") => Direction::DownLeft,
+                Some("DR") => Direction::DownRight,
                 _ => {
                     return Err(malformed(
-                        &format!("{path}.direction"),
+                        &entry.path_of("direction"),
                         "one of UL, UR, DL, DR",
                     ));
                 }
             };
-            let n = reader.size as i64;
-            let (mut r, mut c) = (row as i64 + step_row, col as i64 + step_col);
-            let mut cells = Vec::new();
-            while (1..=n).contains(&r) && (1..=n).contains(&c) {
-                cells.push(Cell {
-                    row: (r - 1) as usize,
-                    col: (c - 1) as usize,
-                });
-                r += step_row;
-                c += step_col;
+            let clue = entry.clue()?;
+            let Some(sum) = entry.optional_value()? else {
+                return Ok(None);
+            };
+            Rule::LittleKiller {
+                clue,
+                direction,
+                sum,
             }
-            if cells.is_empty() {
-                return Err(malformed(
-                    &format!("{path}.direction"),
-                    "the diagonal from the clue holds no cell",
-                ));
-            }
-            let sum =
-                value_of(None)?.ok_or_else(|| malformed(&format!("{path}.value"), "missing"))?;
-            Rule::LittleKiller { cells, sum }
         }
         "sandwichsum" | "xsum" | "skyscraper" => {
-            let (row, col) = outside_cell(reader, field("cell"), &format!("{path}.cell"))?;
-            let cells = reader.read_from_clue(row, col, &format!("{path}.cell"))?;
-            let value =
-                value_of(None)?.ok_or_else(|| malformed(&format!("{path}.value"), "missing"))?;
+            let clue = entry.clue()?;
+            let Some(value) = entry.optional_value()? else {
+                return Ok(None);
+            };
             match name {
-                "sandwichsum" => Rule::Sandwich { cells, sum: value },
-                "xsum" => Rule::XSum { cells, sum: value },
+                "sandwichsum" => Rule::Sandwich { clue, sum: value },
+                "xsum" => Rule::XSum { clue, sum: value },
                 _ => Rule::Skyscraper {
-                    cells,
+                    clue,
                     visible: value,
                 },
             }
@@ -473,30 +449,9 @@ fn read_entry(
                 "columnindexer" => Indexer::Column,
                 _ => Indexer::Box,
             },
-            cells: cells_of("cells")?,
+            cells: entry.cells("cells")?,
         },
-    };
-    Ok(vec![rule])
-}
-
-/// The checked lines of an entry's `lines` field (`value`), at `path`.
-fn lines(
-    reader: &Reader,
-    value: Option<&Value>,
-    path: &str,
-) -> Result<Vec<Vec<Cell>>, VariantInputError> {
-    let list = value
-        .and_then(Value::as_array)
-        .ok_or_else(|| malformed(&format!("{path}.lines"), "a list of lines"))?;
-    list.iter()
-        .enumerate()
-        .map(|(index, line)| {
-            let line_path = format!("{path}.lines[{index}]");
-            let line = cells(reader, line, &line_path)?;
-            reader.line(&line, &line_path)?;
-            Ok(line)
-        })
-        .collect()
+    }))
 }
 
 /// A whole number, written as a number or a string (as real files write values).
@@ -509,13 +464,6 @@ fn number(value: &Value, path: &str) -> Result<i64, VariantInputError> {
     parsed.ok_or_else(|| malformed(path, format!("{value} is not a whole number")))
 }
 
-/// A list of digits of the grid.
-fn digits(reader: &Reader, value: &Value, path: &str) -> Result<Vec<u8>, VariantInputError> {
-    list(value, path, "a list of digits", |digit, path| {
-        reader.digit(number(digit, path)?, path)
-    })
-}
-
 /// `R<row>C<col>`, 1-based, as a pair of numbers.
 fn cell_name(value: &Value, path: &str) -> Result<(usize, usize), VariantInputError> {
     let bad = || malformed(path, format!("{value} is not a cell name such as \"R1C1\""));
@@ -526,45 +474,17 @@ fn cell_name(value: &Value, path: &str) -> Result<(usize, usize), VariantInputEr
         .ok_or_else(bad)?;
     let row = row.parse::<usize>().map_err(|_| bad())?;
     let col = col.parse::<usize>().map_err(|_| bad())?;
-    Ok((row, col))
+    Ok((row.min(1 << 20), col.min(1 << 20)))
 }
 
-/// A cell of the grid, named `R1C1`.
-fn cell(reader: &Reader, value: &Value, path: &str) -> Result<Cell, VariantInputError> {
+/// A cell named `R1C1` (the model checks that it is inside the grid).
+fn cell(value: &Value, path: &str) -> Result<Cell, VariantInputError> {
     let (row, col) = cell_name(value, path)?;
-    let size = reader.size;
-    if !(1..=size).contains(&row) || !(1..=size).contains(&col) {
-        return Err(malformed(
-            path,
-            format!("{value} is outside the {size}×{size} grid"),
-        ));
+    if row == 0 || col == 0 {
+        return Err(malformed(path, format!("{value} is outside the grid")));
     }
     Ok(Cell {
         row: row - 1,
         col: col - 1,
     })
-}
-
-/// A list of cells of the grid.
-fn cells(reader: &Reader, value: &Value, path: &str) -> Result<Vec<Cell>, VariantInputError> {
-    let expected = "a list of cells such as [\"R1C1\", \"R1C2\"]";
-    list(value, path, expected, |item, path| cell(reader, item, path))
-}
-
-/// The place of an outside clue (row and column 0 to size + 1, 1-based as written).
-fn outside_cell(
-    reader: &Reader,
-    value: Option<&Value>,
-    path: &str,
-) -> Result<(usize, usize), VariantInputError> {
-    let value = value.ok_or_else(|| malformed(path, "missing"))?;
-    let (row, col) = cell_name(value, path)?;
-    let edge = [0, reader.size + 1];
-    let beside = (edge.contains(&row) || edge.contains(&col))
-        && row <= reader.size + 1
-        && col <= reader.size + 1;
-    if !beside {
-        return Err(malformed(path, format!("{value} is not beside the grid")));
-    }
-    Ok((row, col))
 }

@@ -2,7 +2,7 @@
 //! text, an f-puzzles link (`?load=`), or a SudokuPad link that carries the same text.
 //! Nothing is fetched: a link that needs another server is refused with the reason.
 
-use super::lz_string::decompress_from_base64;
+use crate::variant::lz_string::decompress_from_base64;
 use super::{MAX_DOCUMENT_BYTES, VariantInputError};
 
 /// The f-puzzles JSON text that `pasted` carries; errors are at `path`.

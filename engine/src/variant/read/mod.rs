@@ -1,16 +1,17 @@
 //! Reading variant puzzles: f-puzzles documents (the object, its lz-string text, or a link
 //! that carries it) and the native form (a grid and `rules`), both into one [`Puzzle`],
-//! with one set of shape checks and one typed error that names the bad field's path.
+//! with one typed error that names the bad field's path. The readers check JSON shapes
+//! and names; what a rule's cells and values must be, [`Puzzle::new`] checks, once for
+//! both forms, and its error is turned into the path of the field as the input wrote it.
 
 mod fpuzzles;
 mod link;
-mod lz_string;
 mod native;
 
 use serde_json::Value;
 use thiserror::Error;
 
-use super::model::{Cell, Constraint, Origin, Puzzle, Rule};
+use super::model::{Constraint, ModelError, Origin, Place, Puzzle, Rule};
 
 pub use fpuzzles::{parse_fpuzzles, parse_fpuzzles_value};
 pub use native::parse_native;
@@ -91,40 +92,63 @@ fn list<T>(
         .collect()
 }
 
-/// The sizes a variant grid may have.
-const SIZES: std::ops::RangeInclusive<usize> = 3..=16;
+/// How an input form names a rule's fields: the model's name of a field (`"cells"`,
+/// `"lines"`, …) and, when the input wrote one line without a list of lines, that the
+/// model's line 0 is the field itself.
+pub(super) struct FieldNames {
+    /// The input's name for each model field that it names differently.
+    pub renamed: &'static [(&'static str, &'static str)],
+    /// The input's field that held a rule's only line, when it held no list of lines.
+    pub one_line: Option<&'static str>,
+}
 
-/// A puzzle being read: its size, regions and the constraints so far, each checked as it
-/// is added.
+impl FieldNames {
+    /// Fields named as the model names them.
+    pub(super) const SAME: FieldNames = FieldNames {
+        renamed: &[],
+        one_line: None,
+    };
+
+    /// The path of a model field (and item) under a rule at `path`.
+    fn path(&self, path: &str, field: &str, item: Option<usize>) -> String {
+        if let (Some(key), "lines", Some(0)) = (self.one_line, field, item) {
+            return format!("{path}.{key}");
+        }
+        let name = self
+            .renamed
+            .iter()
+            .find(|(model, _)| *model == field)
+            .map_or(field, |(_, input)| input);
+        match item {
+            Some(item) => format!("{path}.{name}[{item}]"),
+            None => format!("{path}.{name}"),
+        }
+    }
+}
+
+/// A puzzle being read: its size, givens, regions and rules, each rule with the path and
+/// field names of the input that stated it.
 struct Reader {
     size: usize,
     givens: Vec<Option<u8>>,
-    regions: Vec<Option<usize>>,
+    /// `None` for the default boxes.
+    regions: Option<Vec<Option<usize>>>,
     constraints: Vec<Constraint>,
+    sources: Vec<(String, FieldNames)>,
 }
 
 impl Reader {
     /// An empty grid of `size` (checked) with f-puzzles' default regions.
     fn new(size: usize, path: &str) -> Result<Reader, VariantInputError> {
-        if !SIZES.contains(&size) {
-            return Err(malformed(
-                path,
-                format!("the size must be 3 to 16, not {size}"),
-            ));
+        if !super::model::SIZES.contains(&size) {
+            return Err(malformed(path, format!("the size must be 3 to 16, not {size}")));
         }
-        let height = (1..=size)
-            .filter(|h| size.is_multiple_of(*h) && h * h <= size)
-            .max()
-            .unwrap_or(1);
-        let width = size / height;
-        let regions = (0..size * size)
-            .map(|cell| Some((cell / size / height) * height + (cell % size) / width))
-            .collect();
         Ok(Reader {
             size,
             givens: vec![None; size * size],
-            regions,
+            regions: None,
             constraints: Vec::new(),
+            sources: Vec::new(),
         })
     }
 
@@ -134,101 +158,21 @@ impl Reader {
             Ok(digit) if (1..=self.size).contains(&usize::from(digit)) => Ok(digit),
             _ => Err(malformed(
                 path,
-                format!(
-                    "{value} is not a digit of a {0}×{0} grid: 1 to {0}",
-                    self.size
-                ),
+                format!("{value} is not a digit of a {0}×{0} grid: 1 to {0}", self.size),
             )),
         }
     }
 
-    /// Checks that `cells` hold no cell twice.
-    fn distinct(&self, cells: &[Cell], path: &str) -> Result<(), VariantInputError> {
-        for (index, cell) in cells.iter().enumerate() {
-            if cells[..index].contains(cell) {
-                let name = format!("R{}C{}", cell.row + 1, cell.col + 1);
-                return Err(malformed(
-                    &format!("{path}[{index}]"),
-                    format!("{name} is listed twice"),
-                ));
-            }
-        }
-        Ok(())
+    /// The regions being read, starting from the default boxes.
+    fn regions_mut(&mut self) -> &mut Vec<Option<usize>> {
+        let size = self.size;
+        self.regions
+            .get_or_insert_with(|| super::model::default_regions(size))
     }
 
-    /// Checks a line: at least two cells, none twice, each a neighbour of the one before
-    /// (diagonal steps count).
-    fn line(&self, cells: &[Cell], path: &str) -> Result<(), VariantInputError> {
-        if cells.len() < 2 {
-            return Err(malformed(path, "a line needs at least two cells"));
-        }
-        self.distinct(cells, path)?;
-        for (index, pair) in cells.windows(2).enumerate() {
-            if pair[0].row.abs_diff(pair[1].row) > 1 || pair[0].col.abs_diff(pair[1].col) > 1 {
-                return Err(malformed(
-                    &format!("{path}[{}]", index + 1),
-                    "a line's cells must each neighbour the one before (diagonal steps count)",
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// Checks a killer cage: no more cells than digits, and a sum that its cells can make.
-    fn cage(&self, cells: &[Cell], sum: Option<u32>, path: &str) -> Result<(), VariantInputError> {
-        self.distinct(cells, &format!("{path}.cells"))?;
-        if cells.is_empty() || cells.len() > self.size {
-            return Err(malformed(
-                &format!("{path}.cells"),
-                format!("a cage holds 1 to {} cells", self.size),
-            ));
-        }
-        if let Some(sum) = sum {
-            let count = cells.len() as u32;
-            let size = self.size as u32;
-            let lowest = count * (count + 1) / 2;
-            let highest = count * (2 * size - count + 1) / 2;
-            if !(lowest..=highest).contains(&sum) {
-                return Err(malformed(
-                    &format!("{path}.value"),
-                    format!(
-                        "{count} different digits add up to {lowest} to {highest}, never {sum}"
-                    ),
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// Checks that two cells are orthogonal neighbours.
-    fn pair(&self, cells: [Cell; 2], path: &str) -> Result<(), VariantInputError> {
-        let apart = cells[0].row.abs_diff(cells[1].row) + cells[0].col.abs_diff(cells[1].col);
-        if apart != 1 {
-            return Err(malformed(path, "a dot joins two orthogonal neighbours"));
-        }
-        Ok(())
-    }
-
-    /// Checks that each region that exists has `size` cells.
-    fn check_regions(&self, path: &str) -> Result<(), VariantInputError> {
-        let mut counts = std::collections::BTreeMap::new();
-        for region in self.regions.iter().flatten() {
-            *counts.entry(*region).or_insert(0usize) += 1;
-        }
-        match counts.iter().find(|&(_, &count)| count != self.size) {
-            Some((region, count)) => Err(malformed(
-                path,
-                format!(
-                    "region {region} has {count} cells; every region has {}",
-                    self.size
-                ),
-            )),
-            None => Ok(()),
-        }
-    }
-
-    /// Adds a rule stated as `kind`, the `index`th of the input.
-    fn add(&mut self, kind: &str, index: usize, rule: Rule) {
+    /// Adds a rule stated as `kind`, the `index`th of the input, at `path`, whose fields
+    /// the input names as `names` says.
+    fn add(&mut self, kind: &str, index: usize, path: String, names: FieldNames, rule: Rule) {
         self.constraints.push(Constraint {
             origin: Origin {
                 kind: kind.to_owned(),
@@ -236,61 +180,36 @@ impl Reader {
             },
             rule,
         });
+        self.sources.push((path, names));
     }
 
-    /// The groups of cells at the same place in their regions (disjoint groups).
-    fn disjoint_groups(&self) -> Vec<Vec<Cell>> {
-        let mut seen = std::collections::BTreeMap::<usize, usize>::new();
-        let mut groups: Vec<Vec<Cell>> = vec![Vec::new(); self.size];
-        for cell in 0..self.size * self.size {
-            if let Some(region) = self.regions[cell] {
-                let place = seen.entry(region).or_insert(0);
-                if *place < self.size {
-                    groups[*place].push(Cell {
-                        row: cell / self.size,
-                        col: cell % self.size,
-                    });
+    /// The finished puzzle; a rule that breaks the model is named by its path, and the
+    /// regions by `regions_path`.
+    fn finish(self, regions_path: &str) -> Result<Puzzle, VariantInputError> {
+        let Reader {
+            size,
+            givens,
+            regions,
+            constraints,
+            sources,
+        } = self;
+        Puzzle::new(size, givens, regions, constraints).map_err(|error| {
+            let ModelError {
+                place,
+                field,
+                message,
+            } = error;
+            let path = match place {
+                Place::Constraint(index) => {
+                    let (path, names) = &sources[index];
+                    match field {
+                        Some((field, item)) => names.path(path, field, item),
+                        None => path.clone(),
+                    }
                 }
-                *place += 1;
-            }
-        }
-        groups
-    }
-
-    /// The whole row or column next to an outside clue at (`row`, `col`) (row or column 0
-    /// or `size + 1`), read from the clue.
-    fn read_from_clue(
-        &self,
-        row: usize,
-        col: usize,
-        path: &str,
-    ) -> Result<Vec<Cell>, VariantInputError> {
-        let size = self.size;
-        let at = |row, col| Cell { row, col };
-        let inside = |x: usize| (1..=size).contains(&x);
-        let cells: Vec<Cell> = match (row, col) {
-            (0, c) if inside(c) => (0..size).map(|r| at(r, c - 1)).collect(),
-            (r, c) if r == size + 1 && inside(c) => (0..size).rev().map(|r| at(r, c - 1)).collect(),
-            (r, 0) if inside(r) => (0..size).map(|c| at(r - 1, c)).collect(),
-            (r, c) if c == size + 1 && inside(r) => (0..size).rev().map(|c| at(r - 1, c)).collect(),
-            _ => {
-                return Err(malformed(
-                    path,
-                    "an outside clue stands just outside the grid, beside a row or column",
-                ));
-            }
-        };
-        Ok(cells)
-    }
-
-    /// The finished puzzle.
-    fn finish(self, path: &str) -> Result<Puzzle, VariantInputError> {
-        self.check_regions(path)?;
-        Ok(Puzzle {
-            size: self.size,
-            givens: self.givens,
-            regions: self.regions,
-            constraints: self.constraints,
+                Place::Size | Place::Given(_) | Place::Regions => regions_path.to_owned(),
+            };
+            malformed(&path, message)
         })
     }
 }

@@ -3,9 +3,12 @@
 
 use serde_json::{Map, Value};
 
-use super::{Reader, VariantInputError, list, malformed};
+use super::{FieldNames, Reader, VariantInputError, list, malformed};
 use crate::grid::is_symbol_of;
-use crate::variant::model::{Cell, Indexer, NegativeKind, Puzzle, Relation, Rule};
+use crate::variant::forms::{self, LINES, NEGATIVES};
+use crate::variant::model::{
+    Cell, Diagonal, Direction, Indexer, Outside, Puzzle, Relation, Rule,
+};
 
 /// Every kind of the native form, and the fields each may have besides `kind`.
 const KINDS: &[(&str, &[&str])] = &[
@@ -17,10 +20,11 @@ const KINDS: &[(&str, &[&str])] = &[
     ("disjoint_groups", &[]),
     ("nonconsecutive", &[]),
     ("killer_cage", &["cells", "sum"]),
-    ("arrow", &["circle", "line"]),
+    ("arrow", &["circle", "line", "lines"]),
     ("difference", &["cells", "value"]),
     ("ratio", &["cells", "value"]),
     ("xv", &["cells", "value"]),
+    ("sum", &["cells", "value"]),
     ("negative", &["relation"]),
     ("odd", &["cell"]),
     ("even", &["cell"]),
@@ -28,28 +32,18 @@ const KINDS: &[(&str, &[&str])] = &[
     ("maximum", &["cell"]),
     ("candidates", &["cell", "digits"]),
     ("quadruple", &["cells", "digits"]),
-    ("thermometer", &["cells"]),
-    ("slow_thermometer", &["cells"]),
-    ("palindrome", &["cells"]),
-    ("renban", &["cells"]),
-    ("whispers", &["cells", "difference"]),
-    ("between_line", &["cells"]),
-    ("region_sum_line", &["cells"]),
-    ("entropic_line", &["cells"]),
-    ("modular_line", &["cells"]),
-    ("zipper_line", &["cells"]),
-    ("double_arrow", &["cells"]),
-    ("lockout", &["cells", "difference"]),
-    ("nabner", &["cells"]),
-    ("little_killer", &["cells", "sum"]),
-    ("sandwich", &["side", "index", "sum"]),
-    ("x_sum", &["side", "index", "sum"]),
-    ("skyscraper", &["side", "index", "visible"]),
+    ("little_killer", &["clue", "direction", "sum"]),
+    ("sandwich", &["clue", "sum"]),
+    ("x_sum", &["clue", "sum"]),
+    ("skyscraper", &["clue", "visible"]),
     ("clone", &["cells", "clones"]),
     ("row_indexer", &["cells"]),
     ("column_indexer", &["cells"]),
     ("box_indexer", &["cells"]),
 ];
+
+/// The fields of a line kind besides `kind`.
+const LINE_FIELDS: &[&str] = &["cells", "lines", "difference"];
 
 /// The most rules one puzzle may have.
 const MAX_RULES: usize = 10_000;
@@ -97,11 +91,16 @@ pub fn parse_native(grid: &str, rules: &Value) -> Result<Puzzle, VariantInputErr
             .get("kind")
             .and_then(Value::as_str)
             .ok_or_else(|| malformed(&format!("{path}.kind"), "missing"))?;
-        let Some((kind, allowed)) = KINDS.iter().find(|(name, _)| *name == kind) else {
-            return Err(VariantInputError::UnsupportedConstraint {
-                path: format!("{path}.kind"),
-                name: kind.to_owned(),
-            });
+        let line = LINES.iter().position(|names| names.native == kind);
+        let allowed = match KINDS.iter().find(|(name, _)| *name == kind) {
+            Some((_, allowed)) => *allowed,
+            None if line.is_some() => LINE_FIELDS,
+            None => {
+                return Err(VariantInputError::UnsupportedConstraint {
+                    path: format!("{path}.kind"),
+                    name: kind.to_owned(),
+                });
+            }
         };
         if let Some(unknown) = fields
             .keys()
@@ -112,329 +111,298 @@ pub fn parse_native(grid: &str, rules: &Value) -> Result<Puzzle, VariantInputErr
                 format!("a `{kind}` rule has no field `{unknown}`"),
             ));
         }
-        for rule in read_rule(&mut reader, kind, fields, &path)? {
-            reader.add(kind, index, rule);
+        let fields = Fields {
+            fields,
+            path: &path,
+            size,
+        };
+        if kind == "regions" {
+            read_regions(&mut reader, &fields)?;
+            continue;
         }
+        let (rule, names) = match line {
+            Some(line) => fields.line_rule(line)?,
+            None => (read_rule(kind, &fields)?, FieldNames::SAME),
+        };
+        reader.add(kind, index, path.clone(), names, rule);
     }
     reader.finish("rules")
 }
 
-/// The rules of one native rule object.
-fn read_rule(
-    reader: &mut Reader,
-    kind: &str,
-    fields: &Map<String, Value>,
-    path: &str,
-) -> Result<Vec<Rule>, VariantInputError> {
-    let size = reader.size;
-    let get = |key: &str| {
-        let key_path = format!("{path}.{key}");
-        fields
+/// The fields of one native rule object, read with their paths.
+struct Fields<'a> {
+    fields: &'a Map<String, Value>,
+    path: &'a str,
+    size: usize,
+}
+
+impl Fields<'_> {
+    fn path_of(&self, key: &str) -> String {
+        format!("{}.{key}", self.path)
+    }
+
+    /// A field that is there and not `null`.
+    fn get(&self, key: &str) -> Result<&Value, VariantInputError> {
+        self.fields
             .get(key)
             .filter(|value| !value.is_null())
-            .ok_or_else(|| malformed(&key_path, "missing"))
-    };
-    let cells_of = |key: &str| -> Result<Vec<Cell>, VariantInputError> {
-        cells(reader, get(key)?, &format!("{path}.{key}"))
-    };
-    let cell_of = |key: &str| -> Result<Cell, VariantInputError> {
-        cell(reader, get(key)?, &format!("{path}.{key}"))
-    };
-    let number_of = |key: &str| -> Result<u32, VariantInputError> {
-        let key_path = format!("{path}.{key}");
-        get(key)?
+            .ok_or_else(|| malformed(&self.path_of(key), "missing"))
+    }
+
+    /// Whether a field is absent or `null`.
+    fn absent(&self, key: &str) -> bool {
+        self.fields.get(key).is_none_or(Value::is_null)
+    }
+
+    fn cells(&self, key: &str) -> Result<Vec<Cell>, VariantInputError> {
+        cells(self.get(key)?, &self.path_of(key))
+    }
+
+    fn cell(&self, key: &str) -> Result<Cell, VariantInputError> {
+        cell(self.get(key)?, &self.path_of(key))
+    }
+
+    fn number(&self, key: &str) -> Result<u32, VariantInputError> {
+        self.get(key)?
             .as_u64()
             .and_then(|n| u32::try_from(n).ok())
-            .ok_or_else(|| malformed(&key_path, "a whole number, 0 or more"))
-    };
-    let optional = |key: &str, default: u32| -> Result<u32, VariantInputError> {
-        if fields.get(key).is_none_or(Value::is_null) {
-            Ok(default)
-        } else {
-            number_of(key)
+            .ok_or_else(|| malformed(&self.path_of(key), "a whole number, 0 or more"))
+    }
+
+    fn optional_number(&self, key: &str) -> Result<Option<u32>, VariantInputError> {
+        match self.absent(key) {
+            true => Ok(None),
+            false => self.number(key).map(Some),
         }
-    };
-    let line_of = |key: &str| -> Result<Vec<Cell>, VariantInputError> {
-        let line = cells_of(key)?;
-        reader.line(&line, &format!("{path}.{key}"))?;
-        Ok(line)
-    };
-    let rule = match kind {
-        "regions" => {
-            let layout = get("layout")?
-                .as_array()
-                .filter(|rows| rows.len() == size)
-                .ok_or_else(|| {
-                    malformed(
-                        &format!("{path}.layout"),
-                        format!("{size} rows of {size} region numbers (null: no region)"),
-                    )
+    }
+
+    fn digits(&self, key: &str) -> Result<Vec<u8>, VariantInputError> {
+        list(self.get(key)?, &self.path_of(key), "a list of digits", |digit, path| {
+            digit
+                .as_u64()
+                .and_then(|digit| u8::try_from(digit).ok())
+                .ok_or_else(|| malformed(path, "a digit"))
+        })
+    }
+
+    /// One of the strings `names`, as the value it stands for.
+    fn choice<T: Copy>(&self, key: &str, names: &[(&str, T)]) -> Result<T, VariantInputError> {
+        let value = self.get(key)?.as_str();
+        names
+            .iter()
+            .find(|(name, _)| Some(*name) == value)
+            .map(|&(_, choice)| choice)
+            .ok_or_else(|| {
+                let listed: Vec<String> = names.iter().map(|(name, _)| format!("`{name}`")).collect();
+                malformed(&self.path_of(key), format!("one of {}", listed.join(", ")))
+            })
+    }
+
+    /// The lines of a rule: the list of lines under `many`, or the one line under `one`;
+    /// with how the input names them.
+    fn lines(
+        &self,
+        one: &'static str,
+        many: &'static str,
+    ) -> Result<(Vec<Vec<Cell>>, Option<&'static str>), VariantInputError> {
+        match (self.absent(one), self.absent(many)) {
+            (false, true) => Ok((vec![self.cells(one)?], Some(one))),
+            (true, false) => {
+                let path = self.path_of(many);
+                let lines = list(self.get(many)?, &path, "a list of lines", |line, path| {
+                    cells(line, path)
                 })?;
-            for (row, numbers) in layout.iter().enumerate() {
-                let numbers = numbers
-                    .as_array()
-                    .filter(|numbers| numbers.len() == size)
-                    .ok_or_else(|| {
-                        malformed(
-                            &format!("{path}.layout[{row}]"),
-                            format!("{size} region numbers"),
-                        )
-                    })?;
-                for (col, number) in numbers.iter().enumerate() {
-                    reader.regions[row * size + col] = match number {
-                        Value::Null => None,
-                        number => {
-                            Some(number.as_u64().filter(|&n| n < 1 << 20).ok_or_else(|| {
-                                malformed(
-                                    &format!("{path}.layout[{row}][{col}]"),
-                                    "a region number, 0 or more, or null",
-                                )
-                            })? as usize)
-                        }
-                    };
-                }
+                Ok((lines, None))
             }
-            return Ok(Vec::new());
+            _ => Err(malformed(
+                self.path,
+                format!("a line is given as `{one}` (one line) or `{many}` (several)"),
+            )),
         }
-        "diagonal" => {
-            let down = match get("direction")?.as_str() {
-                Some("down") => true,
-                Some("up") => false,
-                _ => return Err(malformed(&format!("{path}.direction"), "`down` or `up`")),
+    }
+
+    /// A rule of the line kind `LINES[line]`.
+    fn line_rule(&self, line: usize) -> Result<(Rule, FieldNames), VariantInputError> {
+        let (lines, one_line) = self.lines("cells", "lines")?;
+        let kind = forms::line_kind(line, self.optional_number("difference")?, self.size);
+        let names = FieldNames {
+            renamed: &[],
+            one_line,
+        };
+        Ok((Rule::Line { kind, lines }, names))
+    }
+}
+
+/// The regions of a `regions` rule.
+fn read_regions(reader: &mut Reader, fields: &Fields) -> Result<(), VariantInputError> {
+    let size = reader.size;
+    let layout_path = fields.path_of("layout");
+    let layout = fields
+        .get("layout")?
+        .as_array()
+        .filter(|rows| rows.len() == size)
+        .ok_or_else(|| {
+            malformed(
+                &layout_path,
+                format!("{size} rows of {size} region numbers (null: no region)"),
+            )
+        })?;
+    for (row, numbers) in layout.iter().enumerate() {
+        let numbers = numbers
+            .as_array()
+            .filter(|numbers| numbers.len() == size)
+            .ok_or_else(|| {
+                malformed(
+                    &format!("{layout_path}[{row}]"),
+                    format!("{size} region numbers"),
+                )
+            })?;
+        for (col, number) in numbers.iter().enumerate() {
+            let region = match number {
+                Value::Null => None,
+                number => Some(number.as_u64().filter(|&n| n < 1 << 20).ok_or_else(|| {
+                    malformed(
+                        &format!("{layout_path}[{row}][{col}]"),
+                        "a region number, 0 or more, or null",
+                    )
+                })? as usize),
             };
-            let cells = (0..size)
-                .map(|i| Cell {
-                    row: if down { i } else { size - 1 - i },
-                    col: i,
-                })
-                .collect();
-            Rule::Distinct { cells }
+            reader.regions_mut()[row * size + col] = region;
         }
-        "extra_region" => {
-            let cells = cells_of("cells")?;
-            reader.distinct(&cells, &format!("{path}.cells"))?;
-            if cells.len() > size {
-                return Err(malformed(
-                    &format!("{path}.cells"),
-                    "an extra region holds at most one cell per digit",
-                ));
-            }
-            Rule::Distinct { cells }
-        }
+    }
+    Ok(())
+}
+
+/// The rule of one native rule object of `kind` (not a line kind, not `regions`).
+fn read_rule(kind: &str, fields: &Fields) -> Result<Rule, VariantInputError> {
+    Ok(match kind {
+        "diagonal" => Rule::Diagonal(fields.choice(
+            "direction",
+            &[("down", Diagonal::Down), ("up", Diagonal::Up)],
+        )?),
+        "extra_region" => Rule::ExtraRegion(fields.cells("cells")?),
         "anti_knight" => Rule::AntiKnight,
         "anti_king" => Rule::AntiKing,
+        "disjoint_groups" => Rule::DisjointGroups,
         "nonconsecutive" => Rule::NonConsecutive,
-        "disjoint_groups" => {
-            return Ok(reader
-                .disjoint_groups()
-                .into_iter()
-                .map(|cells| Rule::Distinct { cells })
-                .collect());
-        }
-        "killer_cage" => {
-            let cells = cells_of("cells")?;
-            let sum = if fields.get("sum").is_none_or(Value::is_null) {
-                None
-            } else {
-                Some(number_of("sum")?)
-            };
-            reader.cage(&cells, sum, path)?;
-            Rule::KillerCage { cells, sum }
-        }
-        "arrow" => {
-            let circle = cells_of("circle")?;
-            reader.distinct(&circle, &format!("{path}.circle"))?;
-            let line = cells_of("line")?;
-            reader.distinct(&line, &format!("{path}.line"))?;
-            if circle.is_empty() || line.is_empty() {
-                return Err(malformed(path, "an arrow has a circle and a line"));
-            }
-            Rule::Arrow { circle, line }
-        }
-        "difference" | "ratio" | "xv" => {
-            let pair: [Cell; 2] = cells_of("cells")?
-                .try_into()
-                .map_err(|_| malformed(&format!("{path}.cells"), "a dot joins two cells"))?;
-            reader.pair(pair, &format!("{path}.cells"))?;
+        "killer_cage" => Rule::KillerCage {
+            cells: fields.cells("cells")?,
+            sum: fields.optional_number("sum")?,
+        },
+        "arrow" => Rule::Arrow {
+            circle: fields.cells("circle")?,
+            lines: fields.lines("line", "lines")?.0,
+        },
+        "difference" | "ratio" | "xv" | "sum" => {
+            let cells: [Cell; 2] = fields.cells("cells")?.try_into().map_err(|_| {
+                malformed(&fields.path_of("cells"), "a dot joins two cells")
+            })?;
             let relation = match kind {
-                "difference" => Relation::Difference(optional("value", 1)?),
-                "ratio" => Relation::Ratio(optional("value", 2)?),
-                _ => match get("value")?.as_str() {
-                    Some("X") => Relation::Sum(10),
-                    Some("V") => Relation::Sum(5),
-                    _ => return Err(malformed(&format!("{path}.value"), "`X` or `V`")),
-                },
+                "difference" => Relation::Difference(fields.optional_number("value")?.unwrap_or(1)),
+                "ratio" => Relation::Ratio(fields.optional_number("value")?.unwrap_or(2)),
+                "sum" => Relation::Sum(fields.number("value")?),
+                _ => fields.choice("value", &[("X", Relation::X), ("V", Relation::V)])?,
             };
-            Rule::Dot {
-                cells: pair,
-                relation,
-            }
+            Rule::Dot { cells, relation }
         }
-        "negative" => Rule::Negative(match get("relation")?.as_str() {
-            Some("difference") => NegativeKind::Difference,
-            Some("ratio") => NegativeKind::Ratio,
-            Some("xv") => NegativeKind::Xv,
-            _ => {
-                return Err(malformed(
-                    &format!("{path}.relation"),
-                    "`difference`, `ratio` or `xv`",
-                ));
-            }
-        }),
-        "odd" => Rule::Odd(cell_of("cell")?),
-        "even" => Rule::Even(cell_of("cell")?),
-        "minimum" => Rule::Minimum(cell_of("cell")?),
-        "maximum" => Rule::Maximum(cell_of("cell")?),
+        "negative" => Rule::Negative(fields.choice("relation", NEGATIVES)?),
+        "odd" => Rule::Odd(fields.cell("cell")?),
+        "even" => Rule::Even(fields.cell("cell")?),
+        "minimum" => Rule::Minimum(fields.cell("cell")?),
+        "maximum" => Rule::Maximum(fields.cell("cell")?),
         "candidates" => Rule::Candidates {
-            cell: cell_of("cell")?,
-            digits: digits(reader, get("digits")?, &format!("{path}.digits"))?,
+            cell: fields.cell("cell")?,
+            digits: fields.digits("digits")?,
         },
-        "quadruple" => {
-            let cells = cells_of("cells")?;
-            reader.distinct(&cells, &format!("{path}.cells"))?;
-            let digits = digits(reader, get("digits")?, &format!("{path}.digits"))?;
-            if cells.len() > 4 || digits.len() > cells.len() {
-                return Err(malformed(
-                    path,
-                    "a quadruple lists at most as many digits as its (up to 4) cells",
-                ));
-            }
-            Rule::Quadruple { cells, digits }
-        }
-        "thermometer" => Rule::Thermometer(line_of("cells")?),
-        "slow_thermometer" => Rule::SlowThermometer(line_of("cells")?),
-        "palindrome" => Rule::Palindrome(line_of("cells")?),
-        "renban" => Rule::Renban(line_of("cells")?),
-        "whispers" => Rule::Whispers {
-            cells: line_of("cells")?,
-            difference: optional("difference", size.div_ceil(2) as u32)?,
+        "quadruple" => Rule::Quadruple {
+            cells: fields.cells("cells")?,
+            digits: fields.digits("digits")?,
         },
-        "between_line" => Rule::Between(line_of("cells")?),
-        "region_sum_line" => Rule::RegionSumLine(line_of("cells")?),
-        "entropic_line" => Rule::EntropicLine(line_of("cells")?),
-        "modular_line" => Rule::ModularLine(line_of("cells")?),
-        "zipper_line" => Rule::ZipperLine(line_of("cells")?),
-        "double_arrow" => Rule::DoubleArrow(line_of("cells")?),
-        "lockout" => Rule::Lockout {
-            cells: line_of("cells")?,
-            difference: optional("difference", size as u32 / 2)?,
+        "little_killer" => Rule::LittleKiller {
+            clue: outside(fields.get("clue")?, &fields.path_of("clue"))?,
+            direction: fields.choice(
+                "direction",
+                &[
+                    ("up_left", Direction::UpLeft),
+                    ("up_right", Direction::UpRight),
+                    ("down_left", Direction::DownLeft),
+                    ("down_right", Direction::DownRight),
+                ],
+            )?,
+            sum: fields.number("sum")?,
         },
-        "nabner" => Rule::Nabner(line_of("cells")?),
-        "little_killer" => {
-            let cells = cells_of("cells")?;
-            let path_cells = format!("{path}.cells");
-            let diagonal = !cells.is_empty()
-                && cells.windows(2).all(|pair| {
-                    pair[0].row.abs_diff(pair[1].row) == 1
-                        && pair[0].col.abs_diff(pair[1].col) == 1
-                        && (pair[1].row > pair[0].row) == (cells[1].row > cells[0].row)
-                        && (pair[1].col > pair[0].col) == (cells[1].col > cells[0].col)
-                });
-            if !diagonal {
-                return Err(malformed(
-                    &path_cells,
-                    "a little killer's cells are one diagonal, listed from the clue",
-                ));
-            }
-            Rule::LittleKiller {
-                cells,
-                sum: number_of("sum")?,
-            }
-        }
         "sandwich" | "x_sum" | "skyscraper" => {
-            let index = number_of("index")? as usize;
-            if index >= size {
-                return Err(malformed(
-                    &format!("{path}.index"),
-                    format!("a row or column, 0 to {}", size - 1),
-                ));
-            }
-            let (row, col) = match get("side")?.as_str() {
-                Some("top") => (0, index + 1),
-                Some("bottom") => (size + 1, index + 1),
-                Some("left") => (index + 1, 0),
-                Some("right") => (index + 1, size + 1),
-                _ => {
-                    return Err(malformed(
-                        &format!("{path}.side"),
-                        "`top`, `bottom`, `left` or `right`",
-                    ));
-                }
-            };
-            let cells = reader.read_from_clue(row, col, path)?;
+            let clue = outside(fields.get("clue")?, &fields.path_of("clue"))?;
             match kind {
                 "sandwich" => Rule::Sandwich {
-                    cells,
-                    sum: number_of("sum")?,
+                    clue,
+                    sum: fields.number("sum")?,
                 },
                 "x_sum" => Rule::XSum {
-                    cells,
-                    sum: number_of("sum")?,
+                    clue,
+                    sum: fields.number("sum")?,
                 },
                 _ => Rule::Skyscraper {
-                    cells,
-                    visible: number_of("visible")?,
+                    clue,
+                    visible: fields.number("visible")?,
                 },
             }
         }
-        "clone" => {
-            let cells = cells_of("cells")?;
-            let clones = cells_of("clones")?;
-            if cells.len() != clones.len() {
-                return Err(malformed(
-                    &format!("{path}.clones"),
-                    "a clone has as many cells as its original",
-                ));
-            }
-            Rule::Clone { cells, clones }
-        }
+        "clone" => Rule::Clone {
+            cells: fields.cells("cells")?,
+            clones: fields.cells("clones")?,
+        },
         _ => Rule::Indexer {
             indexer: match kind {
                 "row_indexer" => Indexer::Row,
                 "column_indexer" => Indexer::Column,
                 _ => Indexer::Box,
             },
-            cells: cells_of("cells")?,
+            cells: fields.cells("cells")?,
         },
-    };
-    Ok(vec![rule])
+    })
 }
 
-/// A 0-based `{"row", "col"}` cell inside the grid.
-fn cell(reader: &Reader, value: &Value, path: &str) -> Result<Cell, VariantInputError> {
-    let size = reader.size;
-    let coordinate = |key: &str| value.get(key).and_then(Value::as_u64);
+/// A 0-based `{"row", "col"}` pair of whole numbers, each at least `least`.
+fn coordinates(value: &Value, path: &str, least: i64) -> Result<(i64, i64), VariantInputError> {
+    let coordinate = |key: &str| value.get(key).and_then(Value::as_i64);
     match (
         coordinate("row"),
         coordinate("col"),
-        value.as_object().map(|fields| fields.len()),
+        value.as_object().map(Map::len),
     ) {
-        (Some(row), Some(col), Some(2)) if row < size as u64 && col < size as u64 => Ok(Cell {
-            row: row as usize,
-            col: col as usize,
-        }),
-        (Some(_), Some(_), Some(2)) => Err(malformed(
-            path,
-            format!("{value} is outside the {size}×{size} grid (rows and columns count from 0)"),
-        )),
+        (Some(row), Some(col), Some(2)) if row >= least && col >= least && row < 1 << 20 && col < 1 << 20 => {
+            Ok((row, col))
+        }
         _ => Err(malformed(
             path,
-            "a cell is {\"row\": r, \"col\": c}, counting from 0",
+            match least {
+                0 => "a cell is {\"row\": r, \"col\": c}, counting from 0",
+                _ => "an outside clue is {\"row\": r, \"col\": c}, counting from 0: -1 or the size on its side",
+            },
         )),
     }
 }
 
-/// A list of cells inside the grid.
-fn cells(reader: &Reader, value: &Value, path: &str) -> Result<Vec<Cell>, VariantInputError> {
-    list(value, path, "a list of cells", |item, path| {
-        cell(reader, item, path)
+/// A 0-based `{"row", "col"}` cell (the model checks that it is inside the grid).
+fn cell(value: &Value, path: &str) -> Result<Cell, VariantInputError> {
+    let (row, col) = coordinates(value, path, 0)?;
+    Ok(Cell {
+        row: row as usize,
+        col: col as usize,
     })
 }
 
-/// A list of digits of the grid.
-fn digits(reader: &Reader, value: &Value, path: &str) -> Result<Vec<u8>, VariantInputError> {
-    list(value, path, "a list of digits", |digit, path| {
-        let digit = digit.as_i64().ok_or_else(|| malformed(path, "a digit"))?;
-        reader.digit(digit, path)
+/// A place of an outside clue, 0-based: -1 or the size on its side.
+fn outside(value: &Value, path: &str) -> Result<Outside, VariantInputError> {
+    let (row, col) = coordinates(value, path, -1)?;
+    Ok(Outside {
+        row: row as i32,
+        col: col as i32,
     })
+}
+
+/// A list of cells.
+fn cells(value: &Value, path: &str) -> Result<Vec<Cell>, VariantInputError> {
+    list(value, path, "a list of cells", cell)
 }

@@ -1,7 +1,10 @@
 //! The rules read directly, as the peer states them, without the propagators: the
 //! tests' judge of whether a filled grid keeps a puzzle.
 
-use crate::variant::model::{Cell, Constraint, Indexer, NegativeKind, Puzzle, Relation, Rule};
+use crate::variant::model::{
+    Cell, Constraint, Diagonal, Indexer, LineKind, NegativeKind, Outside, Puzzle, Relation, Rule,
+    cells_from_clue, little_killer_cells,
+};
 
 /// The sum between the one 1 and the one `size` of `digits`; none unless each is there once.
 pub(super) fn sandwich(digits: &[u32], size: u32) -> Option<u32> {
@@ -44,14 +47,6 @@ pub(super) fn satisfied(
     let at = |cell: Cell| u32::from(grid[cell.row * size + cell.col]);
     let read = |cells: &[Cell]| cells.iter().map(|&cell| at(cell)).collect::<Vec<u32>>();
     let region = |cell: Cell| regions[cell.row * size + cell.col];
-    // Cells fewer than three apart on the line are in different classes (every run of
-    // three holds all three; a line of two, two of them).
-    let three_classes = |cells: &[Cell], class: &dyn Fn(u32) -> u32| {
-        let digits = read(cells);
-        (0..digits.len())
-            .all(|i| (i + 1..digits.len().min(i + 3)).all(|j| class(digits[i]) != class(digits[j])))
-    };
-    let equal_sums = |sums: &[u32]| sums.windows(2).all(|pair| pair[0] == pair[1]);
     let distinct = |cells: &[Cell]| {
         cells.len() > size
             || cells
@@ -92,11 +87,18 @@ pub(super) fn satisfied(
     };
     let kropki =
         |relation: Relation| matches!(relation, Relation::Difference(_) | Relation::Ratio(_));
-    let xv = |relation: Relation| matches!(relation, Relation::Sum(_));
+    let xv = |relation: Relation| matches!(relation, Relation::X | Relation::V);
+    let sum_dot = |relation: Relation| matches!(relation, Relation::Sum(_));
     let holds = |relation: Relation, a: u32, b: u32| match relation {
         Relation::Difference(difference) => a.abs_diff(b) == difference,
         Relation::Ratio(ratio) => a * ratio == b || b * ratio == a,
+        Relation::X => a + b == 10,
+        Relation::V => a + b == 5,
         Relation::Sum(sum) => a + b == sum,
+    };
+    let cells_of = |index: usize| Cell {
+        row: index / size,
+        col: index % size,
     };
     let neighbours = |cell: Cell| {
         [(-1, 0), (1, 0), (0, -1), (0, 1)]
@@ -120,7 +122,33 @@ pub(super) fn satisfied(
         })
     };
     match rule {
-        Rule::Distinct { cells } => distinct(cells),
+        Rule::Diagonal(diagonal) => distinct(
+            &(0..size)
+                .map(|i| match diagonal {
+                    Diagonal::Down => Cell { row: i, col: i },
+                    Diagonal::Up => Cell {
+                        row: size - 1 - i,
+                        col: i,
+                    },
+                })
+                .collect::<Vec<Cell>>(),
+        ),
+        Rule::ExtraRegion(cells) => distinct(cells),
+        Rule::DisjointGroups => (0..size).all(|place| {
+            let mut group = Vec::new();
+            let mut numbers: Vec<usize> = regions.iter().flatten().copied().collect();
+            numbers.sort_unstable();
+            numbers.dedup();
+            for number in numbers {
+                let members: Vec<usize> = (0..size * size)
+                    .filter(|&index| regions[index] == Some(number))
+                    .collect();
+                if members.len() == size {
+                    group.push(cells_of(members[place]));
+                }
+            }
+            distinct(&group)
+        }),
         Rule::AntiKnight => chess(&[
             (1, 2),
             (2, 1),
@@ -153,14 +181,13 @@ pub(super) fn satisfied(
                     _ => true,
                 }
         }
-        Rule::Arrow { circle, line } => {
+        Rule::Arrow { circle, lines } => {
             let number: String = circle.iter().map(|&cell| at(cell).to_string()).collect();
-            let number: u64 = if number.is_empty() {
-                0
-            } else {
-                number.parse().unwrap()
-            };
-            line.iter().map(|&cell| u64::from(at(cell))).sum::<u64>() == number
+            let number: u64 = number.parse().unwrap();
+            lines.iter().all(|line| {
+                let shaft = line.iter().skip_while(|cell| circle.contains(cell));
+                shaft.map(|&cell| u64::from(at(cell))).sum::<u64>() == number
+            })
         }
         Rule::Dot { cells, relation } => holds(*relation, at(cells[0]), at(cells[1])),
         Rule::Negative(kind) => {
@@ -170,6 +197,7 @@ pub(super) fn satisfied(
                     dots()
                         .map(|(_, relation)| relation)
                         .filter(|relation| matches!(relation, Relation::Difference(_)))
+                        .chain([Relation::Difference(1)])
                         .collect(),
                 ),
                 NegativeKind::Ratio => (
@@ -180,7 +208,14 @@ pub(super) fn satisfied(
                         .chain([Relation::Ratio(2)])
                         .collect(),
                 ),
-                NegativeKind::Xv => (&xv, vec![Relation::Sum(5), Relation::Sum(10)]),
+                NegativeKind::Xv => (&xv, vec![Relation::V, Relation::X]),
+                NegativeKind::Sum => (
+                    &sum_dot,
+                    dots()
+                        .map(|(_, relation)| relation)
+                        .filter(|&relation| sum_dot(relation))
+                        .collect(),
+                ),
             };
             orthogonal_pairs().all(|(a, b)| {
                 has_dot(a, b, family)
@@ -216,96 +251,24 @@ pub(super) fn satisfied(
                 .count()
                 >= listed
         }),
-        Rule::Thermometer(cells) => read(cells).windows(2).all(|pair| pair[0] < pair[1]),
-        Rule::SlowThermometer(cells) => read(cells).windows(2).all(|pair| pair[0] <= pair[1]),
-        Rule::Palindrome(cells) => {
-            let digits = read(cells);
-            digits.iter().eq(digits.iter().rev())
+        Rule::Line { kind, lines } => lines
+            .iter()
+            .all(|cells| on_line(*kind, cells, &read, &region, size)),
+        Rule::LittleKiller {
+            clue,
+            direction,
+            sum,
+        } => {
+            read(&little_killer_cells(*clue, *direction, size))
+                .iter()
+                .sum::<u32>()
+                == *sum
         }
-        Rule::Renban(cells) => {
-            let mut digits = read(cells);
-            digits.sort_unstable();
-            digits.windows(2).all(|pair| pair[1] == pair[0] + 1)
+        Rule::Sandwich { clue, sum } => {
+            sandwich(&read(&from_clue(*clue, size)), size as u32) == Some(*sum)
         }
-        Rule::Whispers { cells, difference } => read(cells)
-            .windows(2)
-            .all(|pair| pair[0].abs_diff(pair[1]) >= *difference),
-        Rule::Between(cells) => {
-            let digits = read(cells);
-            digits.len() < 3 || {
-                let (first, last) = (digits[0], digits[digits.len() - 1]);
-                let (low, high) = (first.min(last), first.max(last));
-                digits[1..digits.len() - 1]
-                    .iter()
-                    .all(|&digit| low < digit && digit < high)
-            }
-        }
-        Rule::RegionSumLine(cells) => {
-            let mut runs: Vec<(usize, u32)> = Vec::new();
-            for &cell in cells {
-                let Some(region) = region(cell) else {
-                    continue;
-                };
-                match runs.last_mut() {
-                    Some((last, sum)) if *last == region => *sum += at(cell),
-                    _ => runs.push((region, at(cell))),
-                }
-            }
-            let sums: Vec<u32> = runs.iter().map(|&(_, sum)| sum).collect();
-            equal_sums(&sums)
-        }
-        Rule::EntropicLine(cells) => {
-            let s = size as u32;
-            let low = if 2 * (s / 3) + s.div_ceil(3) == s {
-                s / 3
-            } else {
-                s.div_ceil(3)
-            };
-            three_classes(cells, &|digit| {
-                if digit <= low {
-                    0
-                } else if digit > s - low {
-                    2
-                } else {
-                    1
-                }
-            })
-        }
-        Rule::ModularLine(cells) => three_classes(cells, &|digit| digit % 3),
-        Rule::ZipperLine(cells) => {
-            let digits = read(cells);
-            let n = digits.len();
-            let mut sums: Vec<u32> = (0..n / 2).map(|i| digits[i] + digits[n - 1 - i]).collect();
-            if n % 2 == 1 {
-                sums.push(digits[n / 2]);
-            }
-            equal_sums(&sums)
-        }
-        Rule::DoubleArrow(cells) => {
-            let digits = read(cells);
-            let n = digits.len();
-            n <= 2 || digits[0] + digits[n - 1] == digits[1..n - 1].iter().sum::<u32>()
-        }
-        Rule::Lockout { cells, difference } => {
-            let digits = read(cells);
-            digits.len() < 2 || {
-                let (first, last) = (digits[0], digits[digits.len() - 1]);
-                let (low, high) = (first.min(last), first.max(last));
-                high - low >= *difference
-                    && digits[1..digits.len() - 1]
-                        .iter()
-                        .all(|&digit| digit < low || digit > high)
-            }
-        }
-        Rule::Nabner(cells) => {
-            let digits = read(cells);
-            (0..digits.len())
-                .all(|i| (i + 1..digits.len()).all(|j| digits[i].abs_diff(digits[j]) >= 2))
-        }
-        Rule::LittleKiller { cells, sum } => read(cells).iter().sum::<u32>() == *sum,
-        Rule::Sandwich { cells, sum } => sandwich(&read(cells), size as u32) == Some(*sum),
-        Rule::XSum { cells, sum } => x_sum(&read(cells)) == Some(*sum),
-        Rule::Skyscraper { cells, visible } => seen(&read(cells)) == *visible,
+        Rule::XSum { clue, sum } => x_sum(&read(&from_clue(*clue, size))) == Some(*sum),
+        Rule::Skyscraper { clue, visible } => seen(&read(&from_clue(*clue, size))) == *visible,
         Rule::Clone { cells, clones } => read(cells) == read(clones),
         // As the peer reads indexers (dclamage's RowIndexerConstraint and its kin): the
         // digit names a row of the cell's column, a column of its row, or a position of its
@@ -343,21 +306,134 @@ pub(super) fn satisfied(
     }
 }
 
+/// Whether the digits on one line of `kind` keep it: `read` gives the digits of cells,
+/// `region` their regions.
+fn on_line(
+    kind: LineKind,
+    cells: &[Cell],
+    read: &dyn Fn(&[Cell]) -> Vec<u32>,
+    region: &dyn Fn(Cell) -> Option<usize>,
+    size: usize,
+) -> bool {
+    let at = |cell: Cell| read(&[cell])[0];
+    // Cells fewer than three apart on the line are in different classes (every run of
+    // three holds all three; a line of two, two of them).
+    let three_classes = |cells: &[Cell], class: &dyn Fn(u32) -> u32| {
+        let digits = read(cells);
+        (0..digits.len())
+            .all(|i| (i + 1..digits.len().min(i + 3)).all(|j| class(digits[i]) != class(digits[j])))
+    };
+    let equal_sums = |sums: &[u32]| sums.windows(2).all(|pair| pair[0] == pair[1]);
+    match kind {
+        LineKind::Thermometer => read(cells).windows(2).all(|pair| pair[0] < pair[1]),
+        LineKind::SlowThermometer => read(cells).windows(2).all(|pair| pair[0] <= pair[1]),
+        LineKind::Palindrome => {
+            let digits = read(cells);
+            digits.iter().eq(digits.iter().rev())
+        }
+        LineKind::Renban => {
+            let mut digits = read(cells);
+            digits.sort_unstable();
+            digits.windows(2).all(|pair| pair[1] == pair[0] + 1)
+        }
+        LineKind::Whispers(difference) => read(cells)
+            .windows(2)
+            .all(|pair| pair[0].abs_diff(pair[1]) >= difference),
+        LineKind::Between => {
+            let digits = read(cells);
+            digits.len() < 3 || {
+                let (first, last) = (digits[0], digits[digits.len() - 1]);
+                let (low, high) = (first.min(last), first.max(last));
+                digits[1..digits.len() - 1]
+                    .iter()
+                    .all(|&digit| low < digit && digit < high)
+            }
+        }
+        LineKind::RegionSum => {
+            let mut runs: Vec<(usize, u32)> = Vec::new();
+            for &cell in cells {
+                let Some(region) = region(cell) else {
+                    continue;
+                };
+                match runs.last_mut() {
+                    Some((last, sum)) if *last == region => *sum += at(cell),
+                    _ => runs.push((region, at(cell))),
+                }
+            }
+            let sums: Vec<u32> = runs.iter().map(|&(_, sum)| sum).collect();
+            equal_sums(&sums)
+        }
+        LineKind::Entropic => {
+            let s = size as u32;
+            let low = if 2 * (s / 3) + s.div_ceil(3) == s {
+                s / 3
+            } else {
+                s.div_ceil(3)
+            };
+            three_classes(cells, &|digit| {
+                if digit <= low {
+                    0
+                } else if digit > s - low {
+                    2
+                } else {
+                    1
+                }
+            })
+        }
+        LineKind::Modular => three_classes(cells, &|digit| digit % 3),
+        LineKind::Zipper => {
+            let digits = read(cells);
+            let n = digits.len();
+            let mut sums: Vec<u32> = (0..n / 2).map(|i| digits[i] + digits[n - 1 - i]).collect();
+            if n % 2 == 1 {
+                sums.push(digits[n / 2]);
+            }
+            equal_sums(&sums)
+        }
+        LineKind::DoubleArrow => {
+            let digits = read(cells);
+            let n = digits.len();
+            n <= 2 || digits[0] + digits[n - 1] == digits[1..n - 1].iter().sum::<u32>()
+        }
+        LineKind::Lockout(difference) => {
+            let digits = read(cells);
+            digits.len() < 2 || {
+                let (first, last) = (digits[0], digits[digits.len() - 1]);
+                let (low, high) = (first.min(last), first.max(last));
+                high - low >= difference
+                    && digits[1..digits.len() - 1]
+                        .iter()
+                        .all(|&digit| digit < low || digit > high)
+            }
+        }
+        LineKind::Nabner => {
+            let digits = read(cells);
+            (0..digits.len())
+                .all(|i| (i + 1..digits.len()).all(|j| digits[i].abs_diff(digits[j]) >= 2))
+        }
+    }
+}
+
+/// The cells of the row or column beside an outside clue, read from it.
+fn from_clue(clue: Outside, size: usize) -> Vec<Cell> {
+    cells_from_clue(clue, size).expect("a clue beside a row or column")
+}
+
 /// Whether the filled `grid` keeps every rule of `puzzle` and its givens (rows, columns
 /// and regions are the caller's).
 pub(super) fn keeps(puzzle: &Puzzle, grid: &[u8]) -> bool {
     puzzle
-        .givens
+        .givens()
         .iter()
         .zip(grid)
         .all(|(given, digit)| given.is_none_or(|given| given == *digit))
-        && puzzle.constraints.iter().all(|constraint| {
+        && puzzle.constraints().iter().all(|constraint| {
             satisfied(
                 &constraint.rule,
-                &puzzle.constraints,
+                puzzle.constraints(),
                 grid,
-                puzzle.size,
-                &puzzle.regions,
+                puzzle.size(),
+                puzzle.regions(),
             )
         })
 }

@@ -11,18 +11,14 @@ use checker::{keeps, satisfied};
 use random::{Random, irregular_regions, random_grid, random_rule};
 
 use super::model::{Cell, Constraint, Origin, Puzzle, Relation, Rule};
-use super::{VariantSolveOptions, check, solve};
+use super::{Broken, VariantError, VariantSolveOptions, check, solve};
 use crate::solver::{Cancellation, Order};
 
 /// Every Latin square of `size`, and, when `regions` is given, only those whose regions
 /// hold different digits.
 fn all_grids(size: usize, regions: Option<&[Option<usize>]>) -> Vec<Vec<u8>> {
-    let puzzle = Puzzle {
-        size,
-        givens: vec![None; size * size],
-        regions: regions.map_or_else(|| vec![None; size * size], <[_]>::to_vec),
-        constraints: Vec::new(),
-    };
+    let regions = regions.map_or_else(|| vec![None; size * size], <[_]>::to_vec);
+    let puzzle = puzzle(size, vec![None; size * size], regions, Vec::new());
     let mut found = Vec::new();
     fill(&mut Vec::new(), &puzzle, &mut found, usize::MAX);
     found
@@ -40,7 +36,7 @@ fn count_plainly(puzzle: &Puzzle, limit: usize) -> usize {
 /// in each row, column and region, and collects (up to `limit`) the filled grids that keep
 /// the rules.
 fn fill(grid: &mut Vec<u8>, puzzle: &Puzzle, found: &mut Vec<Vec<u8>>, limit: usize) {
-    let size = puzzle.size;
+    let size = puzzle.size();
     if found.len() >= limit {
         return;
     }
@@ -53,15 +49,15 @@ fn fill(grid: &mut Vec<u8>, puzzle: &Puzzle, found: &mut Vec<Vec<u8>>, limit: us
     }
     let (row, col) = (index / size, index % size);
     for digit in 1..=size as u8 {
-        if puzzle.givens[index].is_some_and(|given| given != digit) {
+        if puzzle.givens()[index].is_some_and(|given| given != digit) {
             continue;
         }
         let clash = (0..index).any(|other| {
             grid[other] == digit
                 && (other / size == row
                     || other % size == col
-                    || (puzzle.regions[other].is_some()
-                        && puzzle.regions[other] == puzzle.regions[index]))
+                    || (puzzle.regions()[other].is_some()
+                        && puzzle.regions()[other] == puzzle.regions()[index]))
         });
         if !clash {
             grid.push(digit);
@@ -69,6 +65,21 @@ fn fill(grid: &mut Vec<u8>, puzzle: &Puzzle, found: &mut Vec<Vec<u8>>, limit: us
             grid.pop();
         }
     }
+}
+
+/// The rules that a puzzle's givens break.
+fn checked(puzzle: &Puzzle) -> Vec<Broken> {
+    check(puzzle, &Cancellation::none()).expect("a small puzzle is checked")
+}
+
+/// A puzzle that the model accepts.
+fn puzzle(
+    size: usize,
+    givens: Vec<Option<u8>>,
+    regions: Vec<Option<usize>>,
+    constraints: Vec<Constraint>,
+) -> Puzzle {
+    Puzzle::new(size, givens, Some(regions), constraints).expect("a puzzle of the model")
 }
 
 fn constraint(index: usize, rule: Rule) -> Constraint {
@@ -111,8 +122,8 @@ fn compare(puzzle: &Puzzle, grids: &[Vec<u8>], cap: u32, context: &str) {
     };
     let smallest = solve(puzzle, &lexicographic, &Cancellation::none()).unwrap();
     assert_eq!(smallest.solution.as_ref(), grids.iter().min(), "{context}");
-    let cells = puzzle.size * puzzle.size;
-    let mut expected = vec![vec![0u32; puzzle.size]; cells];
+    let cells = puzzle.size() * puzzle.size();
+    let mut expected = vec![vec![0u32; puzzle.size()]; cells];
     for grid in grids {
         for (cell, &digit) in grid.iter().enumerate() {
             expected[cell][usize::from(digit) - 1] += 1;
@@ -173,12 +184,12 @@ fn four_by_four_against_every_grid() {
         let constraints = (0..random.between(1, 4))
             .map(|index| constraint(index, random_rule(&mut random, 4, source)))
             .collect();
-        let puzzle = Puzzle {
-            size: 4,
+        let puzzle = puzzle(
+            4,
             givens,
-            regions: regions.clone(),
+            regions.clone(),
             constraints,
-        };
+        );
         let solutions: Vec<Vec<u8>> = grids
             .iter()
             .filter(|grid| keeps(&puzzle, grid))
@@ -196,9 +207,9 @@ fn four_by_four_against_every_grid() {
             continue;
         }
         // Whatever a solution's givens, no rule is broken by them.
-        let mut filled = puzzle.clone();
-        filled.givens = solutions[0].iter().map(|&digit| Some(digit)).collect();
-        assert_eq!(check(&filled), Vec::new(), "round {round}: {filled:?}");
+        let givens = solutions[0].iter().map(|&digit| Some(digit)).collect();
+        let filled = self::puzzle(4, givens, regions.clone(), puzzle.constraints().to_vec());
+        assert_eq!(checked(&filled), Vec::new(), "round {round}: {filled:?}");
     }
     assert!(solvable > 1000, "only {solvable} puzzles had a solution");
 }
@@ -213,13 +224,13 @@ fn filled_grids_break_exactly_the_rules_they_break() {
         let constraints: Vec<Constraint> = (0..random.between(1, 4))
             .map(|index| constraint(index, random_rule(&mut random, 4, grid)))
             .collect();
-        let puzzle = Puzzle {
-            size: 4,
-            givens: grid.iter().map(|&digit| Some(digit)).collect(),
-            regions: boxes.clone(),
+        let puzzle = puzzle(
+            4,
+            grid.iter().map(|&digit| Some(digit)).collect(),
+            boxes.clone(),
             constraints,
-        };
-        let broken = check(&puzzle);
+        );
+        let broken = checked(&puzzle);
         let mut expected: Vec<(String, usize)> = (0..4)
             .filter(|&region| {
                 let cells: Vec<usize> = (0..16)
@@ -234,10 +245,10 @@ fn filled_grids_break_exactly_the_rules_they_break() {
             .collect();
         expected.extend(
             puzzle
-                .constraints
+                .constraints()
                 .iter()
                 .filter(|constraint| {
-                    !satisfied(&constraint.rule, &puzzle.constraints, grid, 4, &boxes)
+                    !satisfied(&constraint.rule, puzzle.constraints(), grid, 4, &boxes)
                 })
                 .map(|constraint| (constraint.origin.kind.clone(), constraint.origin.index)),
         );
@@ -272,12 +283,12 @@ fn six_by_six_irregular_against_backtracking() {
             let cell = random.below(36);
             givens[cell] = Some(grid[cell]);
         }
-        let puzzle = Puzzle {
-            size: 6,
+        let puzzle = puzzle(
+            6,
             givens,
             regions,
             constraints,
-        };
+        );
         let limit = 200;
         let expected = count_plainly(&puzzle, limit);
         let options = VariantSolveOptions {
@@ -319,16 +330,12 @@ fn a_time_limit_stops_a_count_on_a_large_empty_grid() {
         cells: [Cell { row: 5, col: 5 }, Cell { row: 5, col: 6 }],
         relation: Relation::Ratio(2),
     };
-    let puzzle = Puzzle {
-        size: 16,
-        givens: vec![None; 256],
-        regions: box_regions(16, 4, 4),
-        constraints: [Rule::AntiKing, killer, dot]
-            .into_iter()
-            .enumerate()
-            .map(|(index, rule)| constraint(index, rule))
-            .collect(),
-    };
+    let constraints = [Rule::AntiKing, killer, dot]
+        .into_iter()
+        .enumerate()
+        .map(|(index, rule)| constraint(index, rule))
+        .collect();
+    let puzzle = puzzle(16, vec![None; 256], box_regions(16, 4, 4), constraints);
     let options = VariantSolveOptions {
         max_solutions: u64::MAX,
         ..VariantSolveOptions::default()
@@ -341,12 +348,12 @@ fn a_time_limit_stops_a_count_on_a_large_empty_grid() {
     assert!(!answer.count_exact);
     let solution = answer.solution.unwrap();
     let grid: Vec<u8> = solution.clone();
-    assert!(puzzle.constraints.iter().all(|c| satisfied(
+    assert!(puzzle.constraints().iter().all(|c| satisfied(
         &c.rule,
-        &puzzle.constraints,
+        puzzle.constraints(),
         &grid,
         16,
-        &puzzle.regions
+        puzzle.regions()
     )));
     // True candidates stop in time too, finished or not.
     let candidates = VariantSolveOptions {
@@ -354,5 +361,5 @@ fn a_time_limit_stops_a_count_on_a_large_empty_grid() {
         ..options
     };
     let answer = solve(&puzzle, &candidates, &limited);
-    assert!(answer.is_err_and(|stopped| stopped == crate::solver::Stopped));
+    assert_eq!(answer, Err(VariantError::Stopped));
 }

@@ -5,7 +5,10 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
 use super::checker::{sandwich, seen, x_sum};
-use crate::variant::model::{Cell, Indexer, NegativeKind, Relation, Rule};
+use crate::variant::model::{
+    Cell, Diagonal, Direction, Indexer, LineKind, NegativeKind, Outside, Relation, Rule,
+    cells_from_clue, little_killer_cells,
+};
 
 /// A seeded stream of the draws the tests make.
 pub(super) struct Random(ChaCha8Rng);
@@ -76,7 +79,13 @@ impl Random {
     /// A path of up to `length` different cells, each a king's move from the one before
     /// (shorter when it gets stuck).
     pub(super) fn line(&mut self, size: usize, length: usize) -> Vec<Cell> {
-        let mut line = vec![self.cell(size)];
+        let start = self.cell(size);
+        self.line_from(size, start, length)
+    }
+
+    /// A path as [`Random::line`] draws it, from `start`.
+    fn line_from(&mut self, size: usize, start: Cell, length: usize) -> Vec<Cell> {
+        let mut line = vec![start];
         while line.len() < length {
             let last = line[line.len() - 1];
             let steps: Vec<Cell> = (0..9)
@@ -105,47 +114,53 @@ impl Random {
 
     /// A path as [`Random::line`] draws it, from `low` to `high` cells long.
     pub(super) fn walk(&mut self, size: usize, low: usize, high: usize) -> Vec<Cell> {
-        let length = self.between(low, high);
-        self.line(size, length)
+        let start = self.cell(size);
+        self.walk_from(size, start, low, high)
     }
 
-    /// A whole diagonal from an edge of the grid to the other, through a random cell.
-    pub(super) fn diagonal(&mut self, size: usize) -> Vec<Cell> {
-        let (dr, dc): (isize, isize) = (
-            if self.chance(50) { 1 } else { -1 },
-            if self.chance(50) { 1 } else { -1 },
-        );
-        let inside =
-            |r: isize, c: isize| (0..size as isize).contains(&r) && (0..size as isize).contains(&c);
+    /// A path from `start`, from `low` to `high` cells long, each a king's move from the
+    /// one before; now and then it comes back to a cell it has passed (a loop).
+    pub(super) fn walk_from(&mut self, size: usize, start: Cell, low: usize, high: usize) -> Vec<Cell> {
+        let length = self.between(low, high);
+        let mut line = self.line_from(size, start, length);
+        if line.len() >= 4 && self.chance(10) {
+            line.push(line[0]);
+            if !neighbours(line[line.len() - 2], line[0]) {
+                line.pop();
+            }
+        }
+        line
+    }
+
+    /// A little killer's clue and direction: just outside the grid, pointing along a
+    /// whole diagonal through a random cell.
+    pub(super) fn little_killer(&mut self, size: usize) -> (Outside, Direction) {
+        let direction = Direction::ALL[self.below(4)];
+        let (dr, dc) = direction.step();
         let cell = self.cell(size);
-        let (mut r, mut c) = (cell.row as isize, cell.col as isize);
-        while inside(r - dr, c - dc) {
+        let (mut r, mut c) = (cell.row as i32, cell.col as i32);
+        let inside = |x: i32| (0..size as i32).contains(&x);
+        while inside(r - dr) && inside(c - dc) {
             (r, c) = (r - dr, c - dc);
         }
-        let mut cells = Vec::new();
-        while inside(r, c) {
-            cells.push(Cell {
-                row: r as usize,
-                col: c as usize,
-            });
-            (r, c) = (r + dr, c + dc);
-        }
-        cells
+        (Outside { row: r - dr, col: c - dc }, direction)
     }
 
-    /// A whole row or column, read from a random side.
-    pub(super) fn whole_line(&mut self, size: usize) -> Vec<Cell> {
-        let index = self.below(size);
-        let mut cells: Vec<Cell> = if self.chance(50) {
-            (0..size).map(|col| Cell { row: index, col }).collect()
-        } else {
-            (0..size).map(|row| Cell { row, col: index }).collect()
-        };
+    /// An outside clue beside a random row or column.
+    pub(super) fn beside(&mut self, size: usize) -> Outside {
+        let index = self.below(size) as i32;
+        let edge = if self.chance(50) { -1 } else { size as i32 };
         if self.chance(50) {
-            cells.reverse();
+            Outside { row: edge, col: index }
+        } else {
+            Outside { row: index, col: edge }
         }
-        cells
     }
+}
+
+/// Whether two different cells are a king's move apart.
+fn neighbours(a: Cell, b: Cell) -> bool {
+    a != b && a.row.abs_diff(b.row) <= 1 && a.col.abs_diff(b.col) <= 1
 }
 
 /// A random rule of every kind; sums and counts are often read from `solution`, a grid of
@@ -159,13 +174,20 @@ pub(super) fn random_rule(random: &mut Random, size: usize, solution: &[u8]) -> 
             .collect()
     };
     let size32 = size as u32;
-    match random.below(35) {
-        0 => Rule::Distinct {
-            cells: {
-                let count = random.between(2, size + 1);
-                random.cells(size, count)
-            },
-        },
+    let lines = |random: &mut Random, low: usize, high: usize| -> Vec<Vec<Cell>> {
+        let count = if random.chance(20) { 2 } else { 1 };
+        (0..count).map(|_| random.walk(size, low, high)).collect()
+    };
+    let line_rule = |random: &mut Random, kind: LineKind, low: usize, high: usize| Rule::Line {
+        kind,
+        lines: lines(random, low, high),
+    };
+    let from_clue = |clue: Outside| digits(&cells_from_clue(clue, size).expect("beside the grid"));
+    match random.below(38) {
+        0 => Rule::ExtraRegion({
+            let count = random.between(2, size + 1);
+            random.cells(size, count)
+        }),
         1 => Rule::AntiKnight,
         2 => Rule::AntiKing,
         3 => Rule::NonConsecutive,
@@ -174,30 +196,33 @@ pub(super) fn random_rule(random: &mut Random, size: usize, solution: &[u8]) -> 
             let cells = random.cells(size, count);
             let sum = match random.below(5) {
                 0 => None,
-                1 => Some(0),
                 _ => Some(random.between(1, cells.len() * size + 1) as u32),
             };
             Rule::KillerCage { cells, sum }
         }
         6 | 7 => {
             let pill = random.chance(30);
-            let circle_len = if pill { 2 } else { 1 };
-            let line_len = if pill {
-                random.between(2, 2 * size)
+            let circle = if pill {
+                random.line(size, 2)
             } else {
-                random.between(0, 3)
+                vec![random.cell(size)]
             };
-            let mut cells = random.cells(size, circle_len + line_len);
-            let line = cells.split_off(circle_len);
-            Rule::Arrow {
-                circle: cells,
-                line,
-            }
+            let longest = if pill { 2 * size } else { 3 };
+            let lines = (0..random.between(1, 2))
+                .map(|_| {
+                    let mut line = vec![circle[0]];
+                    line.extend(random.walk_from(size, circle[0], 1, longest).into_iter().skip(1));
+                    line
+                })
+                .collect();
+            Rule::Arrow { circle, lines }
         }
         8 | 9 => {
-            let relation = match random.below(3) {
+            let relation = match random.below(5) {
                 0 => Relation::Difference(random.between(1, 3) as u32),
                 1 => Relation::Ratio(random.between(2, 3) as u32),
+                2 => Relation::X,
+                3 => Relation::V,
                 _ => Relation::Sum(random.between(3, 2 * size - 1) as u32),
             };
             Rule::Dot {
@@ -205,10 +230,11 @@ pub(super) fn random_rule(random: &mut Random, size: usize, solution: &[u8]) -> 
                 relation,
             }
         }
-        10 => Rule::Negative(match random.below(3) {
+        10 => Rule::Negative(match random.below(4) {
             0 => NegativeKind::Difference,
             1 => NegativeKind::Ratio,
-            _ => NegativeKind::Xv,
+            2 => NegativeKind::Xv,
+            _ => NegativeKind::Sum,
         }),
         11 => Rule::Odd(random.cell(size)),
         12 => Rule::Even(random.cell(size)),
@@ -219,12 +245,15 @@ pub(super) fn random_rule(random: &mut Random, size: usize, solution: &[u8]) -> 
                 Rule::Maximum(random.cell(size))
             }
         }
-        14 => Rule::Candidates {
-            cell: random.cell(size),
-            digits: (0..random.between(1, 3))
-                .map(|_| random.between(1, size + 1) as u8)
-                .collect(),
-        },
+        14 => {
+            let mut digits: Vec<u8> = (0..random.between(1, 3)).map(|_| digit(random)).collect();
+            digits.sort_unstable();
+            digits.dedup();
+            Rule::Candidates {
+                cell: random.cell(size),
+                digits,
+            }
+        }
         15 => {
             let (row, col) = (random.below(size - 1), random.below(size - 1));
             let cells = vec![
@@ -239,58 +268,63 @@ pub(super) fn random_rule(random: &mut Random, size: usize, solution: &[u8]) -> 
             let digits = (0..random.between(1, 4)).map(|_| digit(random)).collect();
             Rule::Quadruple { cells, digits }
         }
-        16 => Rule::Thermometer(random.walk(size, 2, size)),
-        17 => Rule::SlowThermometer(random.walk(size, 2, size + 1)),
-        18 => Rule::Palindrome(random.walk(size, 2, 2 * size)),
-        19 => Rule::Renban(random.walk(size, 1, size + 1)),
-        20 => Rule::Whispers {
-            cells: random.walk(size, 2, size + 2),
-            difference: random.between(1, size.div_ceil(2)) as u32,
-        },
-        21 => Rule::Between(random.walk(size, 1, size)),
-        22 => Rule::RegionSumLine(random.walk(size, 2, size + 3)),
-        23 => Rule::EntropicLine(random.walk(size, 1, size + 2)),
-        24 => Rule::ModularLine(random.walk(size, 1, size + 2)),
-        25 => Rule::ZipperLine(random.walk(size, 1, size + 3)),
-        26 => Rule::DoubleArrow(random.walk(size, 1, size + 1)),
-        27 => Rule::Lockout {
-            cells: random.walk(size, 1, size),
-            difference: random.between(0, size / 2 + 1) as u32,
-        },
-        28 => Rule::Nabner(random.walk(size, 1, size.div_ceil(2) + 1)),
+        16 => line_rule(random, LineKind::Thermometer, 2, size),
+        17 => line_rule(random, LineKind::SlowThermometer, 2, size + 1),
+        18 => line_rule(random, LineKind::Palindrome, 2, 2 * size),
+        19 => line_rule(random, LineKind::Renban, 1, size + 1),
+        20 => {
+            let difference = random.between(1, size.div_ceil(2)) as u32;
+            line_rule(random, LineKind::Whispers(difference), 2, size + 2)
+        }
+        21 => line_rule(random, LineKind::Between, 1, size),
+        22 => line_rule(random, LineKind::RegionSum, 2, size + 3),
+        23 => line_rule(random, LineKind::Entropic, 1, size + 2),
+        24 => line_rule(random, LineKind::Modular, 1, size + 2),
+        25 => line_rule(random, LineKind::Zipper, 1, size + 3),
+        26 => line_rule(random, LineKind::DoubleArrow, 1, size + 1),
+        27 => {
+            let difference = random.between(0, size / 2 + 1) as u32;
+            line_rule(random, LineKind::Lockout(difference), 1, size)
+        }
+        28 => line_rule(random, LineKind::Nabner, 1, size.div_ceil(2) + 1),
         29 => {
-            let cells = random.diagonal(size);
+            let (clue, direction) = random.little_killer(size);
+            let cells = little_killer_cells(clue, direction, size);
             let sum = if random.chance(70) {
                 digits(&cells).iter().sum()
             } else {
                 random.between(1, cells.len() * size) as u32
             };
-            Rule::LittleKiller { cells, sum }
+            Rule::LittleKiller {
+                clue,
+                direction,
+                sum,
+            }
         }
         30 => {
-            let cells = random.whole_line(size);
-            let sum = match sandwich(&digits(&cells), size32) {
+            let clue = random.beside(size);
+            let sum = match sandwich(&from_clue(clue), size32) {
                 Some(sum) if random.chance(70) => sum,
                 _ => random.between(0, size * (size - 1) / 2 - 1) as u32,
             };
-            Rule::Sandwich { cells, sum }
+            Rule::Sandwich { clue, sum }
         }
         31 => {
-            let cells = random.whole_line(size);
-            let sum = match x_sum(&digits(&cells)) {
+            let clue = random.beside(size);
+            let sum = match x_sum(&from_clue(clue)) {
                 Some(sum) if random.chance(70) => sum,
                 _ => random.between(1, size * (size + 1) / 2) as u32,
             };
-            Rule::XSum { cells, sum }
+            Rule::XSum { clue, sum }
         }
         32 => {
-            let cells = random.whole_line(size);
+            let clue = random.beside(size);
             let visible = if random.chance(70) {
-                seen(&digits(&cells))
+                seen(&from_clue(clue))
             } else {
                 random.between(1, size) as u32
             };
-            Rule::Skyscraper { cells, visible }
+            Rule::Skyscraper { clue, visible }
         }
         33 => {
             let count = random.between(1, size);
@@ -311,6 +345,12 @@ pub(super) fn random_rule(random: &mut Random, size: usize, solution: &[u8]) -> 
             };
             Rule::Clone { cells, clones }
         }
+        34 => Rule::Diagonal(if random.chance(50) {
+            Diagonal::Down
+        } else {
+            Diagonal::Up
+        }),
+        35 => Rule::DisjointGroups,
         _ => {
             let indexer = match random.below(3) {
                 0 => Indexer::Row,
@@ -318,7 +358,7 @@ pub(super) fn random_rule(random: &mut Random, size: usize, solution: &[u8]) -> 
                 _ => Indexer::Box,
             };
             let cells = if random.chance(50) {
-                random.whole_line(size)
+                cells_from_clue(random.beside(size), size).expect("beside the grid")
             } else {
                 let count = random.between(1, 3);
                 random.cells(size, count)

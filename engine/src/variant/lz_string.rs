@@ -1,4 +1,7 @@
-//! Decoding lz-string's `compressToBase64`, the text f-puzzles puts after `?load=`.
+//! lz-string's `compressToBase64` and its decoding: the text f-puzzles puts after
+//! `?load=`.
+
+use std::collections::{HashMap, HashSet};
 
 use thiserror::Error;
 
@@ -128,5 +131,124 @@ pub fn decompress_from_base64(text: &str) -> Result<String, LzError> {
         if width > 24 {
             return Err(LzError::Corrupt);
         }
+    }
+}
+
+/// Writes bits into lz-string's base64 text, six to a character, low bit of each value
+/// first.
+struct BitWriter {
+    text: String,
+    value: u8,
+    position: u32,
+}
+
+impl BitWriter {
+    fn write(&mut self, count: u32, mut value: u32) {
+        for _ in 0..count {
+            self.value = (self.value << 1) | (value & 1) as u8;
+            value >>= 1;
+            if self.position == 5 {
+                self.text.push(char::from(ALPHABET[usize::from(self.value)]));
+                self.value = 0;
+                self.position = 0;
+            } else {
+                self.position += 1;
+            }
+        }
+    }
+}
+
+/// lz-string's base64 alphabet.
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// lz-string's `compressToBase64` of `text`: what f-puzzles puts after `?load=`.
+pub fn compress_to_base64(text: &str) -> String {
+    let mut compressor = Compressor {
+        dictionary: HashMap::new(),
+        to_create: HashSet::new(),
+        out: BitWriter {
+            text: String::new(),
+            value: 0,
+            position: 0,
+        },
+        enlarge_in: 2,
+        width: 2,
+    };
+    let mut w: Vec<u16> = Vec::new();
+    for unit in text.encode_utf16() {
+        let c = vec![unit];
+        if !compressor.dictionary.contains_key(&c) {
+            compressor.add(c.clone());
+            compressor.to_create.insert(c.clone());
+        }
+        let mut wc = w.clone();
+        wc.push(unit);
+        if compressor.dictionary.contains_key(&wc) {
+            w = wc;
+        } else {
+            compressor.emit(&w);
+            compressor.add(wc);
+            w = c;
+        }
+    }
+    if !w.is_empty() {
+        compressor.emit(&w);
+    }
+    let mut out = compressor.out;
+    out.write(compressor.width, 2);
+    loop {
+        out.write(1, 0);
+        if out.position == 0 {
+            break;
+        }
+    }
+    let padding = (4 - out.text.len() % 4) % 4;
+    out.text.push_str(&"=".repeat(padding));
+    out.text
+}
+
+/// The state of [`compress_to_base64`].
+struct Compressor {
+    dictionary: HashMap<Vec<u16>, u32>,
+    /// Single units whose entry is still to be written out.
+    to_create: HashSet<Vec<u16>>,
+    out: BitWriter,
+    enlarge_in: u32,
+    width: u32,
+}
+
+impl Compressor {
+    /// Adds an entry with the next code (0 to 2 mean a new 8-bit unit, a new 16-bit unit
+    /// and the end).
+    fn add(&mut self, entry: Vec<u16>) {
+        let code = self.dictionary.len() as u32 + 3;
+        self.dictionary.insert(entry, code);
+    }
+
+    /// Counts down to the next widening of the codes.
+    fn count_down(&mut self) {
+        self.enlarge_in -= 1;
+        if self.enlarge_in == 0 {
+            self.enlarge_in = 1 << self.width;
+            self.width += 1;
+        }
+    }
+
+    /// Writes the code of `w`, writing its unit first when it is new.
+    fn emit(&mut self, w: &[u16]) {
+        if self.to_create.remove(w) {
+            let unit = u32::from(w[0]);
+            if unit < 256 {
+                self.out.write(self.width, 0);
+                self.out.write(8, unit);
+            } else {
+                self.out.write(self.width, 1);
+                self.out.write(16, unit);
+            }
+            self.count_down();
+        } else {
+            self.out.write(self.width, self.dictionary[w]);
+        }
+        self.count_down();
     }
 }
