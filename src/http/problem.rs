@@ -200,7 +200,7 @@ pub enum ApiError {
     InvalidPuzzle(#[from] VariantInputError),
     /// A variant puzzle whose rules compile to more than the limit for its size.
     #[error(
-        "the puzzle's rules are too many or too large: they compile to more than {limit},          the limit for a {size}×{size} grid (cells read by its checks and entries of their          tables, 400 per cell of the grid)"
+        "the puzzle's rules are too many or too large: they compile to more than {limit},          the limit for a {size}×{size} grid (cells read by its checks and entries of their          tables, 200 per cell of the grid)"
     )]
     TooManyRules {
         /// The grid's size.

@@ -9,7 +9,7 @@
 mod check;
 mod constraints;
 mod forms;
-mod lz_string;
+pub mod lz_string;
 pub mod model;
 mod propagate;
 mod propagation;

@@ -385,8 +385,12 @@ impl std::error::Error for ModelError {}
 impl Puzzle {
     /// A puzzle of `size` with `givens` (row-major, `None` for an open cell), `regions`
     /// (row-major region numbers, `None` for a cell in no region; `None` for f-puzzles'
-    /// default boxes) and `constraints`, once each is checked against the grid. Global
-    /// rules stated more than once are kept once, with the origin of the first.
+    /// default boxes) and `constraints`, once each is checked against the grid.
+    ///
+    /// What means the same is written one way: global rules stated more than once are
+    /// kept once, with the origin of the first; a cage sum of 0 is no sum (as f-puzzles
+    /// shows it); candidates are sorted. Candidates name the digits of an open cell, once
+    /// per cell (f-puzzles has one list per cell, and ignores it on a given).
     pub fn new(
         size: usize,
         givens: Vec<Option<u8>>,
@@ -421,17 +425,37 @@ impl Puzzle {
         let regions = regions.unwrap_or_else(|| default_regions(size));
         check_regions(&regions, size)?;
         let mut kept: Vec<Constraint> = Vec::with_capacity(constraints.len());
-        for (index, constraint) in constraints.into_iter().enumerate() {
-            check_rule(&constraint.rule, size).map_err(|(field, message)| ModelError {
+        let mut globals: Vec<Rule> = Vec::new();
+        let mut marked = vec![false; cells];
+        for (index, mut constraint) in constraints.into_iter().enumerate() {
+            let wrong = |field, message: &str| ModelError {
                 place: Place::Constraint(index),
                 field,
-                message,
-            })?;
-            let repeated = constraint.rule.is_global()
-                && kept.iter().any(|other| other.rule == constraint.rule);
-            if !repeated {
-                kept.push(constraint);
+                message: message.to_owned(),
+            };
+            check_rule(&constraint.rule, size).map_err(|(field, message)| wrong(field, &message))?;
+            match &mut constraint.rule {
+                Rule::KillerCage { sum, .. } if *sum == Some(0) => *sum = None,
+                Rule::Candidates { cell, digits } => {
+                    let at = cell.row * size + cell.col;
+                    if givens[at].is_some() {
+                        return Err(wrong(Some(("cell", None)), "the cell is a given; candidates name the digits of an open cell"));
+                    }
+                    if std::mem::replace(&mut marked[at], true) {
+                        return Err(wrong(Some(("cell", None)), "the cell has candidates already; give each cell one list"));
+                    }
+                    digits.sort_unstable();
+                    digits.dedup();
+                }
+                _ => {}
             }
+            if constraint.rule.is_global() {
+                if globals.contains(&constraint.rule) {
+                    continue;
+                }
+                globals.push(constraint.rule.clone());
+            }
+            kept.push(constraint);
         }
         Ok(Puzzle {
             size,
@@ -519,7 +543,8 @@ fn check_regions(regions: &[Option<usize>], size: usize) -> Result<(), ModelErro
     }
     match counts.iter().find(|&(_, &count)| count != size) {
         Some((region, count)) => Err(wrong(format!(
-            "region {region} has {count} cells; every region has {size}"
+            "region {region} has {count} cells; every region holds each of the {size} digits \
+             once (a solver that skipped it would answer for another puzzle than the one drawn)"
         ))),
         None => Ok(()),
     }
@@ -596,6 +621,9 @@ fn check_rule(rule: &Rule, size: usize) -> Result<(), RuleFault> {
         }
         Rule::Candidates { cell, digits: marks } => {
             inside("cell", std::slice::from_ref(cell))?;
+            if marks.is_empty() {
+                return fault("digits", None, "candidates name at least one digit".into());
+            }
             digits("digits", marks)
         }
         Rule::Quadruple { cells, digits: listed } => {

@@ -96,11 +96,11 @@ impl From<Stopped> for VariantError {
 }
 
 /// The most that the propagators of a puzzle of `size` may weigh in all (see
-/// [`Propagator::weight`]: cells read, and table entries): 400 per cell of the grid, ten
-/// times what the heaviest published puzzle here needs. It bounds the memory of a
-/// compiled puzzle and the time of each propagation.
+/// [`Propagator::weight`]: cells read, and table entries): 200 per cell of the grid, nearly
+/// twenty times what the heaviest published puzzle here needs (`Endless Knight`, 10 a cell).
+/// It bounds the memory of a compiled puzzle and the time of each propagation.
 pub fn compiled_limit(size: usize) -> usize {
-    400 * size * size
+    200 * size * size
 }
 
 /// The propagators of a puzzle's rows, columns, regions and rules, within
@@ -188,5 +188,30 @@ pub(crate) fn compile_rule(rule: &Rule, context: &Context) -> Vec<Box<dyn Propag
         ),
         Rule::Clone { cells, clones } => relations::clone(cells, clones, context),
         Rule::Indexer { indexer, cells } => relations::indexer(*indexer, cells, context),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::parse_fpuzzles;
+
+    /// The limit leaves room for far heavier rule sets than published puzzles use: every
+    /// puzzle of the corpus and of the held-out set weighs under a tenth of it.
+    #[test]
+    fn published_puzzles_weigh_a_small_part_of_the_limit() {
+        let files = ["puzzles-ci.json", "lubaf-coloring-book.json", "puzzles-heldout.json"];
+        for name in files {
+            let path = format!("{}/../tests/data/variants/{name}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(path).expect("the corpus is readable");
+            let entries: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
+            for entry in entries.iter().filter(|entry| entry["puzzle"].is_string()) {
+                let puzzle = parse_fpuzzles(entry["puzzle"].as_str().unwrap()).unwrap();
+                let compiled = compile(&puzzle, &Cancellation::none()).unwrap();
+                let weight: usize = compiled.iter().map(|p| p.weight()).sum();
+                let limit = compiled_limit(puzzle.size());
+                assert!(weight * 10 <= limit, "{}: {weight} of {limit}", entry["title"]);
+            }
+        }
     }
 }

@@ -323,6 +323,19 @@ impl Entry<'_> {
         }
     }
 
+    /// A cage's sum: its `value` when that is a whole number above 0. f-puzzles shows any
+    /// text in a cage's corner (`?` for a sum the solver must find), and a cage with no
+    /// number there states no sum, as the peer reads it.
+    fn cage_sum(&self) -> Option<u32> {
+        let value = self.fields.get("value")?;
+        let parsed = match value {
+            Value::Number(number) => number.as_u64(),
+            Value::String(text) => text.trim().parse().ok(),
+            _ => None,
+        };
+        parsed.and_then(|sum| u32::try_from(sum).ok()).filter(|&sum| sum > 0)
+    }
+
     /// The entry's `value`, which it must have.
     fn value(&self) -> Result<u32, VariantInputError> {
         self.optional_value()?
@@ -358,7 +371,7 @@ fn read_entry(name: &str, entry: &Entry) -> Result<Option<Rule>, VariantInputErr
     Ok(Some(match name {
         "killercage" => Rule::KillerCage {
             cells: entry.cells("cells")?,
-            sum: entry.optional_value()?.filter(|&sum| sum > 0),
+            sum: entry.cage_sum(),
         },
         "arrow" => Rule::Arrow {
             circle: entry.cells("cells")?,
@@ -379,7 +392,7 @@ fn read_entry(name: &str, entry: &Entry) -> Result<Option<Rule>, VariantInputErr
                     _ => {
                         return Err(malformed(
                             &entry.path_of("value"),
-                            "an XV clue is `X` or `V`",
+                            "an XV clue is `X` or `V`, the only marks f-puzzles draws",
                         ));
                     }
                 },

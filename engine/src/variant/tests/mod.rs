@@ -72,13 +72,22 @@ fn checked(puzzle: &Puzzle) -> Vec<Broken> {
     check(puzzle, &Cancellation::none()).expect("a small puzzle is checked")
 }
 
-/// A puzzle that the model accepts.
+/// A puzzle that the model accepts, from random draws: candidates on a given cell, or on
+/// a cell that has some already, are left out.
 fn puzzle(
     size: usize,
     givens: Vec<Option<u8>>,
     regions: Vec<Option<usize>>,
-    constraints: Vec<Constraint>,
+    mut constraints: Vec<Constraint>,
 ) -> Puzzle {
+    let mut marked = vec![false; size * size];
+    constraints.retain(|constraint| match constraint.rule {
+        Rule::Candidates { cell, .. } => {
+            let at = cell.row * size + cell.col;
+            givens[at].is_none() && !std::mem::replace(&mut marked[at], true)
+        }
+        _ => true,
+    });
     Puzzle::new(size, givens, Some(regions), constraints).expect("a puzzle of the model")
 }
 
@@ -362,4 +371,35 @@ fn a_time_limit_stops_a_count_on_a_large_empty_grid() {
     };
     let answer = solve(&puzzle, &candidates, &limited);
     assert_eq!(answer, Err(VariantError::Stopped));
+}
+
+#[test]
+fn random_puzzles_are_written_and_read_back_as_they_were() {
+    let mut random = Random::new(42);
+    for round in 0..600 {
+        let size = [4, 6, 9][random.below(3)];
+        let regions = match size {
+            6 if random.chance(50) => irregular_regions(&mut random),
+            _ => crate::variant::model::default_regions(size),
+        };
+        let solution: Vec<u8> = (0..size * size).map(|_| random.between(1, size) as u8).collect();
+        let givens = (0..size * size)
+            .map(|cell| random.chance(20).then_some(solution[cell]))
+            .collect();
+        let constraints = (0..random.between(0, 6))
+            .map(|index| constraint(index, random_rule(&mut random, size, &solution)))
+            .collect();
+        let puzzle = puzzle(size, givens, regions, constraints);
+        let native = puzzle.to_native();
+        let from_native = crate::variant::parse_native(native["grid"].as_str().unwrap(), &native["rules"]);
+        assert_eq!(from_native.as_ref(), Ok(&puzzle), "round {round}: {native}");
+        let document = puzzle.to_fpuzzles();
+        let from_document = crate::variant::parse_fpuzzles_value(&document);
+        assert_eq!(from_document.as_ref(), Ok(&puzzle), "round {round}: {document}");
+        for pasted in [puzzle.to_fpuzzles_text(), puzzle.to_fpuzzles_link()] {
+            let from_text = crate::variant::parse_fpuzzles(&pasted);
+            assert_eq!(from_text.as_ref(), Ok(&puzzle), "round {round}: {pasted}");
+        }
+        assert_eq!(serde_json::to_value(&puzzle).unwrap(), native);
+    }
 }
