@@ -6,7 +6,9 @@
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{app, post_json};
+use std::time::Duration;
+
+use crate::helpers::{app, post_json, post_raw};
 use sudoku_engine::variant::{self, lz_string};
 
 /// The puzzles of `tests/data/variants/` (CC BY 4.0; titles, authors and licences are in
@@ -340,7 +342,7 @@ impl Random {
 }
 
 /// The native rule kinds, with fields a rule of each might carry.
-const NATIVE_KINDS: [&str; 40] = [
+const NATIVE_KINDS: [&str; 41] = [
     "regions",
     "diagonal",
     "extra_region",
@@ -353,6 +355,7 @@ const NATIVE_KINDS: [&str; 40] = [
     "difference",
     "ratio",
     "xv",
+    "sum",
     "negative",
     "odd",
     "even",
@@ -392,7 +395,9 @@ fn native_rule(random: &mut Random, size: usize) -> Value {
         .map(|step| json!({ "row": (start.0 + step).min(size - 1), "col": start.1 }))
         .collect();
     let mut rule = json!({ "kind": random.pick(&NATIVE_KINDS) });
-    let fields: [(&str, Value); 12] = [
+    let edge = [-1, size as i64];
+    let clue = json!({ "row": random.pick(&edge), "col": random.below(size) });
+    let fields: [(&str, Value); 13] = [
         ("cells", json!(line)),
         ("cell", cell(random)),
         ("sum", json!(random.below(30))),
@@ -411,13 +416,14 @@ fn native_rule(random: &mut Random, size: usize) -> Value {
         ),
         ("circle", json!([cell(random)])),
         ("line", json!(line)),
-        (
-            "side",
-            json!(random.pick(&["top", "bottom", "left", "right"])),
-        ),
-        ("index", json!(random.below(size))),
+        ("lines", json!([line.clone(), line])),
+        ("clue", clue),
+        ("relation", json!(random.pick(&["difference", "ratio", "xv", "sum"]))),
         ("visible", json!(1 + random.below(size))),
-        ("direction", json!(random.pick(&["down", "up"]))),
+        (
+            "direction",
+            json!(random.pick(&["down", "up", "up_left", "down_right"])),
+        ),
     ];
     for (name, value) in fields {
         if random.below(3) == 0 {
@@ -427,8 +433,48 @@ fn native_rule(random: &mut Random, size: usize) -> Value {
     rule
 }
 
-/// Fuzzed f-puzzles documents (mutations of the corpus) and native rule sets get 200, a
-/// 4xx, or a 503 at their time limit: never a 500, a panic or a hang.
+/// `body` with one of its lists (the native `rules`, or an f-puzzles array of
+/// constraints or `negative`) holding one of its items hundreds of times.
+fn repeated(random: &mut Random, mut body: Value) -> Value {
+    let lists: Vec<String> = match &body {
+        Value::Object(members) if members.contains_key("rules") => vec!["rules".into()],
+        Value::Object(members) => match members.get("fpuzzles") {
+            Some(Value::String(text)) => match variant::parse_fpuzzles(text) {
+                Ok(puzzle) => {
+                    body["fpuzzles"] = puzzle.to_fpuzzles();
+                    body["fpuzzles"]["negative"] = json!(["ratio"]);
+                    let document = body["fpuzzles"].as_object().unwrap();
+                    document
+                        .iter()
+                        .filter(|(_, value)| value.is_array())
+                        .map(|(key, _)| format!("fpuzzles.{key}"))
+                        .collect()
+                }
+                Err(_) => Vec::new(),
+            },
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    let Some(list) = lists.get(random.below(lists.len().max(1))) else {
+        return body;
+    };
+    let target = list
+        .split('.')
+        .fold(&mut body, |value, key| &mut value[key]);
+    if let Value::Array(items) = target
+        && !items.is_empty()
+    {
+        let item = items[random.below(items.len())].clone();
+        let times = 100 + random.below(900);
+        items.extend(std::iter::repeat_n(item, times));
+    }
+    body
+}
+
+/// Fuzzed f-puzzles documents (mutations of the corpus) and native rule sets, some with a
+/// rule repeated hundreds of times, get 200, a 4xx, or a 503 at their time limit, on
+/// `/solve`, `/validate` and their batches: never a 500, a panic or a hang past the limit.
 #[tokio::test]
 async fn fuzzed_documents_and_rule_sets_never_get_a_500() {
     let app = app();
@@ -474,19 +520,44 @@ async fn fuzzed_documents_and_rule_sets_never_get_a_500() {
             }
             body
         };
-        let path = if random.below(4) == 0 {
-            "/validate"
+        let body = if random.below(20) == 0 {
+            repeated(&mut random, body)
         } else {
-            "/solve"
+            body
         };
-        let answer = post_json(&app, path, &body).await;
-        let status = answer.status.as_u16();
-        assert!(
-            matches!(status, 200 | 400 | 413 | 422 | 503),
-            "{path} {body}: {status} {}",
-            answer.text()
-        );
-        *statuses.entry(status).or_insert(0) += 1;
+        let path = *random.pick(&["/solve", "/solve", "/validate", "/solve/batch", "/validate/batch"]);
+        let started = std::time::Instant::now();
+        let answer = if path.ends_with("/batch") {
+            let line = body.to_string();
+            let lines = format!("{line}\n{line}\n");
+            post_raw(&app, path, "application/x-ndjson", lines).await
+        } else {
+            post_json(&app, path, &body).await
+        };
+        let took = started.elapsed();
+        // Far beyond the 50 ms asked and any scheduling delay: a hang, not a slow machine.
+        assert!(took < Duration::from_secs(5), "{path} {body}: {took:?}");
+        let statuses_seen: Vec<u16> = if path.ends_with("/batch") {
+            assert_eq!(answer.status, StatusCode::OK, "{path} {body}");
+            answer
+                .text()
+                .lines()
+                .map(|line| {
+                    let line: Value = serde_json::from_str(line).expect("NDJSON");
+                    line["status"].as_u64().map_or(200, |status| status as u16)
+                })
+                .collect()
+        } else {
+            vec![answer.status.as_u16()]
+        };
+        for status in statuses_seen {
+            assert!(
+                matches!(status, 200 | 400 | 413 | 422 | 503),
+                "{path} {body}: {status} {}",
+                answer.text()
+            );
+            *statuses.entry(status).or_insert(0) += 1;
+        }
         cases += 1;
     }
     assert!(cases >= 20_000);

@@ -105,6 +105,19 @@ impl Service {
         Duration::from_secs_f64(ticks as f64 / per_second as f64)
     }
 
+    /// The most memory the process has held resident so far, in bytes (`VmHWM` of
+    /// `/proc/PID/status`).
+    pub fn peak_rss(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the service runs");
+        let kib: u64 = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmHWM:"))
+            .and_then(|rest| rest.trim().trim_end_matches(" kB").parse().ok())
+            .expect("VmHWM in kB");
+        kib * 1024
+    }
+
     /// Waits until the metric line starting with `series` shows `value`.
     pub fn wait_for_metric(&self, series: &str, value: &str) {
         let started = Instant::now();
