@@ -224,7 +224,12 @@ impl SolverPool {
             < QUICK_QUEUE_PER_SOLVER * bounds.concurrency;
         if let Some(attempt) = attempt.filter(|_| room_to_wait) {
             let _quick = bounds
-                .wait_for(&bounds.quick_lane, &bounds.quick_waiting, deadline, &mut waited)
+                .wait_for(
+                    &bounds.quick_lane,
+                    &bounds.quick_waiting,
+                    deadline,
+                    &mut waited,
+                )
                 .await
                 .ok_or_else(|| timed_out(waited))?;
             let started = Instant::now();
@@ -401,8 +406,8 @@ impl Drop for CancelOnDrop {
 mod tests {
 
     use super::*;
-    use std::sync::atomic::AtomicU64;
     use crate::test_support::{bounded, eventually};
+    use std::sync::atomic::AtomicU64;
 
     fn pool(concurrency: usize, queue_length: usize) -> SolverPool {
         let limits = PoolLimits {
@@ -504,7 +509,10 @@ mod tests {
                 }
             })
             .await;
-        assert!(matches!(heavy, Err(PoolError::Overloaded { .. })), "{heavy:?}");
+        assert!(
+            matches!(heavy, Err(PoolError::Overloaded { .. })),
+            "{heavy:?}"
+        );
         assert_eq!(attempts.load(Ordering::SeqCst), 1, "heavy work was tried");
 
         // Dropping the callers stops their work: the slots come back.
@@ -607,7 +615,10 @@ mod tests {
                     }
                 })
                 .await;
-            assert!(matches!(refused, Err(PoolError::Overloaded { .. })), "{refused:?}");
+            assert!(
+                matches!(refused, Err(PoolError::Overloaded { .. })),
+                "{refused:?}"
+            );
         }
         // The attempts' time is the burst and the share of the time since, and one more
         // attempt that started just within it.
@@ -616,7 +627,10 @@ mod tests {
             + QUICK_ATTEMPT.as_secs_f64();
         let spent = Duration::from_nanos(spent.load(Ordering::SeqCst));
         assert!(spent.as_secs_f64() <= allowed, "{spent:?} of attempts");
-        assert!(attempts.load(Ordering::SeqCst) < 200, "every refusal had an attempt");
+        assert!(
+            attempts.load(Ordering::SeqCst) < 200,
+            "every refusal had an attempt"
+        );
         long.abort();
     }
 

@@ -56,7 +56,7 @@ fn post_batch(addr: SocketAddr, path: &str, lines: &[Value]) -> String {
     while let Some((size, rest)) = chunks.split_once("\r\n") {
         let size = usize::from_str_radix(size.trim(), 16).expect("a chunk size");
         body.push_str(&rest[..size]);
-        chunks = &rest[size..].trim_start_matches("\r\n");
+        chunks = rest[size..].trim_start_matches("\r\n");
         if size == 0 {
             break;
         }
@@ -85,17 +85,29 @@ fn repeated_rules_count_once_and_memory_stays_bounded() {
     // 100,000 repeats decode to more text than a document may have.
     for (repeats, read) in [(2_000, true), (20_000, true), (100_000, false)] {
         let text = repeated_negative(repeats);
-        assert!(text.len() < 8 * 1024, "{repeats} repeats take {} bytes", text.len());
+        assert!(
+            text.len() < 8 * 1024,
+            "{repeats} repeats take {} bytes",
+            text.len()
+        );
         let body = json!({ "fpuzzles": text, "unique": true });
         let answer = post(&service, "/solve", &body);
         let checked = post(&service, "/validate", &json!({ "fpuzzles": text }));
         if read {
-            assert!(matches!(answer.status, 200 | 503), "{repeats}: {}", answer.body);
+            assert!(
+                matches!(answer.status, 200 | 503),
+                "{repeats}: {}",
+                answer.body
+            );
             assert_eq!(checked.status, 200, "{repeats}: {}", checked.body);
         } else {
             for answer in [answer, checked] {
                 assert_eq!(answer.status, 422, "{repeats}: {}", answer.body);
-                assert!(answer.body.contains("decodes to more than"), "{}", answer.body);
+                assert!(
+                    answer.body.contains("decodes to more than"),
+                    "{}",
+                    answer.body
+                );
             }
         }
     }
@@ -103,15 +115,26 @@ fn repeated_rules_count_once_and_memory_stays_bounded() {
     let native = json!({ "grid": ".".repeat(256), "rules": rules });
     let answer = post(&service, "/solve", &native);
     assert!(matches!(answer.status, 200 | 503), "{}", answer.body);
-    assert!(service.peak_rss() < 128 * MIB, "{} MiB", service.peak_rss() / MIB);
+    assert!(
+        service.peak_rss() < 128 * MIB,
+        "{} MiB",
+        service.peak_rss() / MIB
+    );
 
     // A batch of ten such lines, then four at once.
     let line = json!({ "fpuzzles": repeated_negative(20_000) });
     let answer = post_batch(service.addr, "/solve/batch", &vec![line.clone(); 10]);
     let statuses = line_statuses(&answer);
     assert_eq!(statuses.len(), 10, "{answer}");
-    assert!(statuses.iter().all(|status| matches!(status, 200 | 503)), "{statuses:?}");
-    assert!(service.peak_rss() < 128 * MIB, "{} MiB", service.peak_rss() / MIB);
+    assert!(
+        statuses.iter().all(|status| matches!(status, 200 | 503)),
+        "{statuses:?}"
+    );
+    assert!(
+        service.peak_rss() < 128 * MIB,
+        "{} MiB",
+        service.peak_rss() / MIB
+    );
     let addr = service.addr;
     thread::scope(|scope| {
         for _ in 0..4 {
@@ -121,7 +144,11 @@ fn repeated_rules_count_once_and_memory_stays_bounded() {
             });
         }
     });
-    assert!(service.peak_rss() < 256 * MIB, "{} MiB", service.peak_rss() / MIB);
+    assert!(
+        service.peak_rss() < 256 * MIB,
+        "{} MiB",
+        service.peak_rss() / MIB
+    );
 }
 
 #[test]
@@ -145,11 +172,18 @@ fn rules_past_the_compiled_limit_get_too_many_rules() {
         assert_eq!(answer.status, 422, "{path}: {}", answer.body);
         let problem: Value = serde_json::from_str(&answer.body).unwrap();
         assert_eq!(problem["code"], "too_many_rules");
-        assert!(problem["detail"].as_str().unwrap().contains("51200"), "{problem}");
+        assert!(
+            problem["detail"].as_str().unwrap().contains("51200"),
+            "{problem}"
+        );
     }
     let answer = post_batch(service.addr, "/validate/batch", &[body.clone(), body]);
     assert_eq!(line_statuses(&answer), [422, 422]);
-    assert!(service.peak_rss() < 128 * MIB, "{} MiB", service.peak_rss() / MIB);
+    assert!(
+        service.peak_rss() < 128 * MIB,
+        "{} MiB",
+        service.peak_rss() / MIB
+    );
     // The server is as it was: a small puzzle is solved.
     let health = request(service.addr, "GET", "/healthz", "").expect("an answer");
     assert_eq!(health.status, 200);

@@ -13,11 +13,11 @@ use super::dto::GridInput;
 use super::json::ApiJson;
 use super::on_pool::{on_pool, time_limit};
 use super::problem::ApiError;
-use crate::solver_pool::Effort;
 use crate::answers::{
     ExplainResponse, HintResponse, MistakeJson, RateResponse, explain_response, rate_response,
     step_json,
 };
+use crate::solver_pool::Effort;
 use sudoku_engine::logic::board::Digits;
 use sudoku_engine::logic::{self, Hint, MistakeKind};
 

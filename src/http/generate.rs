@@ -12,8 +12,8 @@ use super::AppState;
 use super::json::ApiJson;
 use super::on_pool::on_pool;
 use super::problem::ApiError;
-use crate::solver_pool::Effort;
 use crate::answers::{PuzzleJson, puzzle_json};
+use crate::solver_pool::Effort;
 use sudoku_engine::generate::{
     self, GenerateOption, GenerateOptions, Generated, MAX_COUNT, MAX_SEED, Symmetry,
 };

@@ -8,10 +8,10 @@ use super::AppState;
 use super::dto::{GridInput, ValidateRequest, ValidateResponse};
 use super::json::ApiJson;
 use super::on_pool::{on_pool, time_limit};
-use crate::solver_pool::Effort;
 use super::problem::ApiError;
 use super::solve::{is_unique, solve_on_pool, variant_on_pool};
 use super::variant::{self, Input};
+use crate::solver_pool::Effort;
 use sudoku_engine::solver::{Order, Outcome, SolveOptions};
 use sudoku_engine::validate::{Validation, validate};
 use sudoku_engine::variant::{Puzzle, VariantSolveOptions, check};
@@ -81,7 +81,10 @@ async fn variant_answer(
 ) -> Result<ValidateResponse, ApiError> {
     let checked = puzzle.clone();
     let limit = time_limit(state, None);
-    let broken = on_pool(state, limit, Effort::Light, move |cancel| check(&checked, cancel)).await?;
+    let broken = on_pool(state, limit, Effort::Light, move |cancel| {
+        check(&checked, cancel)
+    })
+    .await?;
     let valid = broken.is_empty();
     let complete = puzzle.givens().iter().all(Option::is_some);
     let (solvable, unique) = if !solvable {

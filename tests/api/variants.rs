@@ -68,11 +68,23 @@ async fn every_corpus_puzzle_is_written_and_read_back_as_it_was() {
         let puzzle = variant::parse_fpuzzles(text).expect("a corpus puzzle");
         let native = puzzle.to_native();
         let grid = native["grid"].as_str().unwrap();
-        assert_eq!(variant::parse_native(grid, &native["rules"]), Ok(puzzle.clone()), "{title}");
+        assert_eq!(
+            variant::parse_native(grid, &native["rules"]),
+            Ok(puzzle.clone()),
+            "{title}"
+        );
         let document = puzzle.to_fpuzzles();
-        assert_eq!(variant::parse_fpuzzles_value(&document), Ok(puzzle.clone()), "{title}");
+        assert_eq!(
+            variant::parse_fpuzzles_value(&document),
+            Ok(puzzle.clone()),
+            "{title}"
+        );
         let link = puzzle.to_fpuzzles_link();
-        assert_eq!(variant::parse_fpuzzles(&link), Ok(puzzle.clone()), "{title}");
+        assert_eq!(
+            variant::parse_fpuzzles(&link),
+            Ok(puzzle.clone()),
+            "{title}"
+        );
         let body = json!({ "fpuzzles": link, "unique": true });
         let answer = post_json(&app, "/solve", &body).await.json();
         assert_eq!(answer["solution"], entry["solution"], "{title}: {answer}");
@@ -418,7 +430,10 @@ fn native_rule(random: &mut Random, size: usize) -> Value {
         ("line", json!(line)),
         ("lines", json!([line.clone(), line])),
         ("clue", clue),
-        ("relation", json!(random.pick(&["difference", "ratio", "xv", "sum"]))),
+        (
+            "relation",
+            json!(random.pick(&["difference", "ratio", "xv", "sum"])),
+        ),
         ("visible", json!(1 + random.below(size))),
         (
             "direction",
@@ -525,7 +540,13 @@ async fn fuzzed_documents_and_rule_sets_never_get_a_500() {
         } else {
             body
         };
-        let path = *random.pick(&["/solve", "/solve", "/validate", "/solve/batch", "/validate/batch"]);
+        let path = *random.pick(&[
+            "/solve",
+            "/solve",
+            "/validate",
+            "/solve/batch",
+            "/validate/batch",
+        ]);
         let started = std::time::Instant::now();
         let answer = if path.ends_with("/batch") {
             let line = body.to_string();

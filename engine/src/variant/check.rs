@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use std::collections::BTreeMap;
 
-use super::constraints::{VariantError, Drawn, compile_rule, compiled_limit};
+use super::constraints::{Drawn, VariantError, compile_rule, compiled_limit};
 use super::model::{Cell, Origin, Puzzle, Rule};
 use super::propagate::{Context, Mask, Propagator};
 use super::search::given_masks;
@@ -43,15 +43,31 @@ pub fn check(puzzle: &Puzzle, cancellation: &Cancellation) -> Result<Vec<Broken>
         col: index % size,
     };
     let mut houses: Vec<(String, usize, Vec<usize>)> = Vec::new();
-    houses.extend((0..size).map(|row| ("row".into(), row, (0..size).map(|col| row * size + col).collect())));
-    houses.extend((0..size).map(|col| ("column".into(), col, (0..size).map(|row| row * size + col).collect())));
+    houses.extend((0..size).map(|row| {
+        (
+            "row".into(),
+            row,
+            (0..size).map(|col| row * size + col).collect(),
+        )
+    }));
+    houses.extend((0..size).map(|col| {
+        (
+            "column".into(),
+            col,
+            (0..size).map(|row| row * size + col).collect(),
+        )
+    }));
     let mut regions: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (cell, region) in puzzle.regions().iter().enumerate() {
         if let Some(region) = *region {
             regions.entry(region).or_default().push(cell);
         }
     }
-    houses.extend(regions.into_iter().map(|(region, cells)| ("region".into(), region, cells)));
+    houses.extend(
+        regions
+            .into_iter()
+            .map(|(region, cells)| ("region".into(), region, cells)),
+    );
     let rules = houses
         .into_iter()
         .map(|(kind, index, cells)| {
@@ -60,7 +76,11 @@ pub fn check(puzzle: &Puzzle, cancellation: &Cancellation) -> Result<Vec<Broken>
         })
         .chain(puzzle.constraints().iter().map(|constraint| {
             let Origin { kind, index } = &constraint.origin;
-            (kind.clone(), *index, std::borrow::Cow::Borrowed(&constraint.rule))
+            (
+                kind.clone(),
+                *index,
+                std::borrow::Cow::Borrowed(&constraint.rule),
+            )
         }));
     let limit = compiled_limit(size);
     let mut weight = 0;

@@ -149,7 +149,8 @@ impl BitWriter {
             self.value = (self.value << 1) | (value & 1) as u8;
             value >>= 1;
             if self.position == 5 {
-                self.text.push(char::from(ALPHABET[usize::from(self.value)]));
+                self.text
+                    .push(char::from(ALPHABET[usize::from(self.value)]));
                 self.value = 0;
                 self.position = 0;
             } else {

@@ -15,9 +15,9 @@ mod propagate;
 mod propagation;
 mod read;
 mod search;
-mod write;
 #[cfg(test)]
 mod tests;
+mod write;
 
 pub use check::{Broken, check};
 pub use constraints::{VariantError, compiled_limit};

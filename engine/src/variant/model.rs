@@ -409,7 +409,10 @@ impl Puzzle {
             return Err(ModelError {
                 place: Place::Size,
                 field: None,
-                message: format!("a {size}×{size} grid has {cells} givens, not {}", givens.len()),
+                message: format!(
+                    "a {size}×{size} grid has {cells} givens, not {}",
+                    givens.len()
+                ),
             });
         }
         if let Some(cell) = givens
@@ -433,16 +436,23 @@ impl Puzzle {
                 field,
                 message: message.to_owned(),
             };
-            check_rule(&constraint.rule, size).map_err(|(field, message)| wrong(field, &message))?;
+            check_rule(&constraint.rule, size)
+                .map_err(|(field, message)| wrong(field, &message))?;
             match &mut constraint.rule {
                 Rule::KillerCage { sum, .. } if *sum == Some(0) => *sum = None,
                 Rule::Candidates { cell, digits } => {
                     let at = cell.row * size + cell.col;
                     if givens[at].is_some() {
-                        return Err(wrong(Some(("cell", None)), "the cell is a given; candidates name the digits of an open cell"));
+                        return Err(wrong(
+                            Some(("cell", None)),
+                            "the cell is a given; candidates name the digits of an open cell",
+                        ));
                     }
                     if std::mem::replace(&mut marked[at], true) {
-                        return Err(wrong(Some(("cell", None)), "the cell has candidates already; give each cell one list"));
+                        return Err(wrong(
+                            Some(("cell", None)),
+                            "the cell has candidates already; give each cell one list",
+                        ));
                     }
                     digits.sort_unstable();
                     digits.dedup();
@@ -559,9 +569,26 @@ fn check_rule(rule: &Rule, size: usize) -> Result<(), RuleFault> {
         Err((Some((field, item)), message))
     };
     let inside = |field: &'static str, cells: &[Cell]| -> Result<(), RuleFault> {
-        match cells.iter().position(|cell| cell.row >= size || cell.col >= size) {
-            Some(item) => fault(field, Some(item), format!("the cell is outside the {size}×{size} grid")),
+        match cells
+            .iter()
+            .position(|cell| cell.row >= size || cell.col >= size)
+        {
+            Some(item) => fault(
+                field,
+                Some(item),
+                format!("the cell is outside the {size}×{size} grid"),
+            ),
             None => Ok(()),
+        }
+    };
+    let one = |cell: &Cell| -> Result<(), RuleFault> {
+        match cell.row < size && cell.col < size {
+            true => Ok(()),
+            false => fault(
+                "cell",
+                None,
+                format!("the cell is outside the {size}×{size} grid"),
+            ),
         }
     };
     let distinct = |field: &'static str, cells: &[Cell]| -> Result<(), RuleFault> {
@@ -572,7 +599,10 @@ fn check_rule(rule: &Rule, size: usize) -> Result<(), RuleFault> {
         }
     };
     let digits = |field: &'static str, digits: &[u8]| -> Result<(), RuleFault> {
-        match digits.iter().position(|&d| !(1..=size).contains(&usize::from(d))) {
+        match digits
+            .iter()
+            .position(|&d| !(1..=size).contains(&usize::from(d)))
+        {
             Some(item) => fault(field, Some(item), format!("a digit is 1 to {size}")),
             None => Ok(()),
         }
@@ -609,24 +639,32 @@ fn check_rule(rule: &Rule, size: usize) -> Result<(), RuleFault> {
             inside("cells", cells)?;
             let apart = cells[0].row.abs_diff(cells[1].row) + cells[0].col.abs_diff(cells[1].col);
             if apart != 1 {
-                return fault("cells", None, "a dot joins two orthogonal neighbours".into());
+                return fault(
+                    "cells",
+                    None,
+                    "a dot joins two orthogonal neighbours".into(),
+                );
             }
             match relation {
                 Relation::Ratio(0) => fault("relation", None, "a ratio is 1 or more".into()),
                 _ => Ok(()),
             }
         }
-        Rule::Odd(cell) | Rule::Even(cell) | Rule::Minimum(cell) | Rule::Maximum(cell) => {
-            inside("cell", std::slice::from_ref(cell))
-        }
-        Rule::Candidates { cell, digits: marks } => {
-            inside("cell", std::slice::from_ref(cell))?;
+        Rule::Odd(cell) | Rule::Even(cell) | Rule::Minimum(cell) | Rule::Maximum(cell) => one(cell),
+        Rule::Candidates {
+            cell,
+            digits: marks,
+        } => {
+            one(cell)?;
             if marks.is_empty() {
                 return fault("digits", None, "candidates name at least one digit".into());
             }
             digits("digits", marks)
         }
-        Rule::Quadruple { cells, digits: listed } => {
+        Rule::Quadruple {
+            cells,
+            digits: listed,
+        } => {
             distinct("cells", cells)?;
             digits("digits", listed)?;
             if cells.len() > 4 || listed.len() > cells.len() {
@@ -639,7 +677,9 @@ fn check_rule(rule: &Rule, size: usize) -> Result<(), RuleFault> {
             Ok(())
         }
         Rule::Line { lines, .. } => check_lines(lines, size),
-        Rule::LittleKiller { clue, direction, .. } => {
+        Rule::LittleKiller {
+            clue, direction, ..
+        } => {
             if little_killer_cells(*clue, *direction, size).is_empty() {
                 return fault(
                     "clue",
@@ -663,7 +703,11 @@ fn check_rule(rule: &Rule, size: usize) -> Result<(), RuleFault> {
             inside("cells", cells)?;
             inside("clones", clones)?;
             if cells.len() != clones.len() {
-                return fault("clones", None, "a clone has as many cells as its original".into());
+                return fault(
+                    "clones",
+                    None,
+                    "a clone has as many cells as its original".into(),
+                );
             }
             Ok(())
         }
@@ -737,4 +781,112 @@ pub fn little_killer_cells(clue: Outside, direction: Direction, size: usize) -> 
         (row, col) = (row + dr, col + dc);
     }
     cells
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(row: usize, col: usize) -> Cell {
+        Cell { row, col }
+    }
+
+    fn with(rule: Rule) -> Result<Puzzle, ModelError> {
+        let origin = Origin {
+            kind: "test".into(),
+            index: 0,
+        };
+        Puzzle::new(4, vec![None; 16], None, vec![Constraint { origin, rule }])
+    }
+
+    /// A hand-built puzzle that breaks the model is an error that says where, never a
+    /// puzzle that the search would index out of its grid.
+    #[test]
+    fn a_puzzle_that_breaks_the_model_is_refused_with_its_place() {
+        let size = Puzzle::new(17, vec![None; 289], None, Vec::new()).unwrap_err();
+        assert_eq!(size.place, Place::Size);
+        let given = Puzzle::new(4, vec![Some(5); 16], None, Vec::new()).unwrap_err();
+        assert_eq!(given.place, Place::Given(0));
+        let mut lopsided = default_regions(4);
+        lopsided[0] = Some(3);
+        let regions = Puzzle::new(4, vec![None; 16], Some(lopsided), Vec::new()).unwrap_err();
+        assert_eq!(regions.place, Place::Regions);
+        let outside = with(Rule::Odd(at(4, 0))).unwrap_err();
+        assert_eq!(
+            (outside.place, outside.field),
+            (Place::Constraint(0), Some(("cell", None)))
+        );
+        let gap = Rule::Line {
+            kind: LineKind::Renban,
+            lines: vec![vec![at(0, 0), at(0, 2)]],
+        };
+        assert_eq!(with(gap).unwrap_err().field, Some(("lines", Some(0))));
+        let twice = Rule::KillerCage {
+            cells: vec![at(0, 0), at(0, 0)],
+            sum: None,
+        };
+        assert_eq!(with(twice).unwrap_err().field, Some(("cells", Some(1))));
+        let inside = Rule::Sandwich {
+            clue: Outside { row: 1, col: 1 },
+            sum: 3,
+        };
+        assert_eq!(with(inside).unwrap_err().field, Some(("clue", None)));
+        let apart = Rule::Dot {
+            cells: [at(0, 0), at(1, 1)],
+            relation: Relation::V,
+        };
+        assert!(with(apart).is_err());
+    }
+
+    /// A rule list is a set: global rules stated again count once, and order and origins
+    /// do not tell puzzles apart.
+    #[test]
+    fn global_rules_count_once_and_order_does_not_matter() {
+        let constraint = |index, rule| Constraint {
+            origin: Origin {
+                kind: "test".into(),
+                index,
+            },
+            rule,
+        };
+        let cage = Rule::KillerCage {
+            cells: vec![at(0, 0), at(0, 1)],
+            sum: Some(0),
+        };
+        let rules = vec![
+            constraint(0, Rule::AntiKnight),
+            constraint(1, cage.clone()),
+            constraint(2, Rule::AntiKnight),
+            constraint(3, Rule::Negative(NegativeKind::Ratio)),
+            constraint(4, Rule::Negative(NegativeKind::Ratio)),
+        ];
+        let puzzle = Puzzle::new(4, vec![None; 16], None, rules).unwrap();
+        assert_eq!(puzzle.constraints().len(), 3);
+        let reordered = vec![
+            constraint(7, Rule::Negative(NegativeKind::Ratio)),
+            constraint(8, cage),
+            constraint(9, Rule::AntiKnight),
+        ];
+        assert_eq!(
+            Puzzle::new(4, vec![None; 16], None, reordered).unwrap(),
+            puzzle
+        );
+        // A cage's sum of 0 is no sum.
+        assert!(matches!(
+            puzzle.constraints()[1].rule,
+            Rule::KillerCage { sum: None, .. }
+        ));
+    }
+
+    #[test]
+    fn outside_clues_read_their_row_column_or_diagonal_from_the_clue() {
+        let from_below = cells_from_clue(Outside { row: 4, col: 1 }, 4).unwrap();
+        assert_eq!(from_below, [at(3, 1), at(2, 1), at(1, 1), at(0, 1)]);
+        assert_eq!(cells_from_clue(Outside { row: -1, col: -1 }, 4), None);
+        let corner = little_killer_cells(Outside { row: -1, col: -1 }, Direction::DownRight, 4);
+        assert_eq!(corner, [at(0, 0), at(1, 1), at(2, 2), at(3, 3)]);
+        let short = little_killer_cells(Outside { row: 4, col: 2 }, Direction::UpRight, 4);
+        assert_eq!(short, [at(3, 3)]);
+        assert!(little_killer_cells(Outside { row: 1, col: 1 }, Direction::UpLeft, 4).is_empty());
+    }
 }

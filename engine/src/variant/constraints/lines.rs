@@ -188,11 +188,7 @@ fn renban(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
 }
 
 /// Neighbours on the line differ by at least `difference`.
-fn whispers(
-    cells: &[Cell],
-    difference: u32,
-    context: &Context,
-) -> Vec<Box<dyn Propagator>> {
+fn whispers(cells: &[Cell], difference: u32, context: &Context) -> Vec<Box<dyn Propagator>> {
     let cells = indices(cells, context);
     let mut pairs = Pairs::new();
     let apart = pairs.relation(context.size, |a, b| a.abs_diff(b) >= difference);
@@ -318,11 +314,7 @@ fn between(line: &[Cell], context: &Context) -> Vec<Box<dyn Propagator>> {
 
 /// The ends differ by at least `difference`; the middle cells hold no digit from the
 /// lower end to the higher, inclusive.
-fn lockout(
-    cells: &[Cell],
-    difference: u32,
-    context: &Context,
-) -> Vec<Box<dyn Propagator>> {
+fn lockout(cells: &[Cell], difference: u32, context: &Context) -> Vec<Box<dyn Propagator>> {
     ends(
         cells,
         2,

@@ -14,7 +14,9 @@ mod tables;
 
 use std::collections::BTreeSet;
 
-use super::model::{Cell, Constraint, Puzzle, Relation, Rule, cells_from_clue, little_killer_cells};
+use super::model::{
+    Cell, Constraint, Puzzle, Relation, Rule, cells_from_clue, little_killer_cells,
+};
 use super::propagate::{Context, Propagator};
 use crate::solver::{Cancellation, Stopped};
 
@@ -175,12 +177,16 @@ pub(crate) fn compile_rule(rule: &Rule, context: &Context) -> Vec<Box<dyn Propag
             direction,
             sum,
         } => outside::little_killer(&little_killer_cells(*clue, *direction, size), *sum, context),
-        Rule::Sandwich { clue, sum } => {
-            outside::sandwich(&cells_from_clue(*clue, size).unwrap_or_default(), *sum, context)
-        }
-        Rule::XSum { clue, sum } => {
-            outside::x_sum(&cells_from_clue(*clue, size).unwrap_or_default(), *sum, context)
-        }
+        Rule::Sandwich { clue, sum } => outside::sandwich(
+            &cells_from_clue(*clue, size).unwrap_or_default(),
+            *sum,
+            context,
+        ),
+        Rule::XSum { clue, sum } => outside::x_sum(
+            &cells_from_clue(*clue, size).unwrap_or_default(),
+            *sum,
+            context,
+        ),
         Rule::Skyscraper { clue, visible } => outside::skyscraper(
             &cells_from_clue(*clue, size).unwrap_or_default(),
             *visible,
@@ -200,9 +206,16 @@ mod tests {
     /// puzzle of the corpus and of the held-out set weighs under a tenth of it.
     #[test]
     fn published_puzzles_weigh_a_small_part_of_the_limit() {
-        let files = ["puzzles-ci.json", "lubaf-coloring-book.json", "puzzles-heldout.json"];
+        let files = [
+            "puzzles-ci.json",
+            "lubaf-coloring-book.json",
+            "puzzles-heldout.json",
+        ];
         for name in files {
-            let path = format!("{}/../tests/data/variants/{name}", env!("CARGO_MANIFEST_DIR"));
+            let path = format!(
+                "{}/../tests/data/variants/{name}",
+                env!("CARGO_MANIFEST_DIR")
+            );
             let text = std::fs::read_to_string(path).expect("the corpus is readable");
             let entries: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
             for entry in entries.iter().filter(|entry| entry["puzzle"].is_string()) {
@@ -210,7 +223,11 @@ mod tests {
                 let compiled = compile(&puzzle, &Cancellation::none()).unwrap();
                 let weight: usize = compiled.iter().map(|p| p.weight()).sum();
                 let limit = compiled_limit(puzzle.size());
-                assert!(weight * 10 <= limit, "{}: {weight} of {limit}", entry["title"]);
+                assert!(
+                    weight * 10 <= limit,
+                    "{}: {weight} of {limit}",
+                    entry["title"]
+                );
             }
         }
     }

@@ -126,10 +126,7 @@ pub(super) fn negative(kind: NegativeKind, context: &Context) -> Vec<Box<dyn Pro
                 .collect(),
         ),
         NegativeKind::Xv => (is_xv, vec![Relation::V, Relation::X]),
-        NegativeKind::Sum => (
-            is_sum,
-            drawn.filter(|relation| is_sum(*relation)).collect(),
-        ),
+        NegativeKind::Sum => (is_sum, drawn.filter(|relation| is_sum(*relation)).collect()),
     };
     let mut forbidden = Vec::new();
     for relation in relations {
@@ -270,7 +267,14 @@ mod tests {
         let mut masks = vec![context.all_digits(); 16];
         masks[0] = 0b0001;
         masks[1] = 0b0010;
-        assert!(difference.iter().find(|p| p.cells() == [0, 1]).unwrap().propagate(&mut masks).is_err());
+        assert!(
+            difference
+                .iter()
+                .find(|p| p.cells() == [0, 1])
+                .unwrap()
+                .propagate(&mut masks)
+                .is_err()
+        );
         // Ratios 2 and 3 are forbidden on undotted pairs: 1 beside 3 is not allowed.
         let ratio = negative(NegativeKind::Ratio, &context);
         let mut masks = vec![context.all_digits(); 16];

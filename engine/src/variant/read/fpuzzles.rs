@@ -6,9 +6,7 @@ use serde_json::{Map, Value};
 use super::link::document_text;
 use super::{FieldNames, Reader, VariantInputError, list, malformed};
 use crate::variant::forms::{self, LINES, NEGATIVES};
-use crate::variant::model::{
-    Cell, Diagonal, Direction, Indexer, Outside, Puzzle, Relation, Rule,
-};
+use crate::variant::model::{Cell, Diagonal, Direction, Indexer, Outside, Puzzle, Relation, Rule};
 
 /// Fields with no rule: metadata, drawings, and page or solver settings.
 const IGNORED: &[&str] = &[
@@ -219,7 +217,9 @@ fn read_field(reader: &mut Reader, name: &str, value: &Value) -> Result<(), Vari
             .as_array()
             .ok_or_else(|| malformed(&path, "a list of names"))?;
         for (index, kind) in kinds.iter().enumerate() {
-            let Some(&(_, negative)) = NEGATIVES.iter().find(|(known, _)| Some(*known) == kind.as_str())
+            let Some(&(_, negative)) = NEGATIVES
+                .iter()
+                .find(|(known, _)| Some(*known) == kind.as_str())
             else {
                 return Err(VariantInputError::UnsupportedConstraint {
                     path: format!("{path}[{index}]"),
@@ -227,7 +227,13 @@ fn read_field(reader: &mut Reader, name: &str, value: &Value) -> Result<(), Vari
                 });
             };
             let rule = Rule::Negative(negative);
-            reader.add(name, index, format!("{path}[{index}]"), FieldNames::SAME, rule);
+            reader.add(
+                name,
+                index,
+                format!("{path}[{index}]"),
+                FieldNames::SAME,
+                rule,
+            );
         }
         return Ok(());
     }
@@ -299,9 +305,7 @@ impl Entry<'_> {
 
     fn cells(&self, key: &str) -> Result<Vec<Cell>, VariantInputError> {
         let expected = "a list of cells such as [\"R1C1\", \"R1C2\"]";
-        list(self.get(key)?, &self.path_of(key), expected, |item, path| {
-            cell(item, path)
-        })
+        list(self.get(key)?, &self.path_of(key), expected, cell)
     }
 
     fn cell(&self, key: &str) -> Result<Cell, VariantInputError> {
@@ -333,7 +337,9 @@ impl Entry<'_> {
             Value::String(text) => text.trim().parse().ok(),
             _ => None,
         };
-        parsed.and_then(|sum| u32::try_from(sum).ok()).filter(|&sum| sum > 0)
+        parsed
+            .and_then(|sum| u32::try_from(sum).ok())
+            .filter(|&sum| sum > 0)
     }
 
     /// The entry's `value`, which it must have.
@@ -345,9 +351,19 @@ impl Entry<'_> {
     /// The lines of the entry's `lines` field.
     fn lines(&self) -> Result<Vec<Vec<Cell>>, VariantInputError> {
         let path = self.path_of("lines");
-        list(self.get("lines")?, &path, "a list of lines", |line, path| {
-            list(line, path, "a list of cells such as [\"R1C1\", \"R1C2\"]", cell)
-        })
+        list(
+            self.get("lines")?,
+            &path,
+            "a list of lines",
+            |line, path| {
+                list(
+                    line,
+                    path,
+                    "a list of cells such as [\"R1C1\", \"R1C2\"]",
+                    cell,
+                )
+            },
+        )
     }
 
     /// The place of the entry's outside clue (`cell`).
@@ -356,7 +372,10 @@ impl Entry<'_> {
         let (row, col) = cell_name(self.get("cell")?, &path)?;
         let n = self.size;
         if row > n + 1 || col > n + 1 {
-            return Err(malformed(&path, "an outside clue stands just outside the grid"));
+            return Err(malformed(
+                &path,
+                "an outside clue stands just outside the grid",
+            ));
         }
         Ok(Outside {
             row: row as i32 - 1,
@@ -386,7 +405,12 @@ fn read_entry(name: &str, entry: &Entry) -> Result<Option<Rule>, VariantInputErr
                 "difference" => Relation::Difference(entry.optional_value()?.unwrap_or(1)),
                 "ratio" => Relation::Ratio(entry.optional_value()?.unwrap_or(2)),
                 "sum" => Relation::Sum(entry.value()?),
-                _ => match entry.get("value")?.as_str().map(str::to_ascii_uppercase).as_deref() {
+                _ => match entry
+                    .get("value")?
+                    .as_str()
+                    .map(str::to_ascii_uppercase)
+                    .as_deref()
+                {
                     Some("X") => Relation::X,
                     Some("V") => Relation::V,
                     _ => {
@@ -401,10 +425,15 @@ fn read_entry(name: &str, entry: &Entry) -> Result<Option<Rule>, VariantInputErr
         }
         "quadruple" => {
             let path = entry.path_of("values");
-            let digits = list(entry.get("values")?, &path, "a list of digits", |digit, path| {
-                let digit = number(digit, path)?;
-                u8::try_from(digit).map_err(|_| malformed(path, "a digit"))
-            })?;
+            let digits = list(
+                entry.get("values")?,
+                &path,
+                "a list of digits",
+                |digit, path| {
+                    let digit = number(digit, path)?;
+                    u8::try_from(digit).map_err(|_| malformed(path, "a digit"))
+                },
+            )?;
             Rule::Quadruple {
                 cells: entry.cells("cells")?,
                 digits,

@@ -2,8 +2,8 @@
 //! text, an f-puzzles link (`?load=`), or a SudokuPad link that carries the same text.
 //! Nothing is fetched: a link that needs another server is refused with the reason.
 
-use crate::variant::lz_string::decompress_from_base64;
 use super::{MAX_DOCUMENT_BYTES, VariantInputError};
+use crate::variant::lz_string::decompress_from_base64;
 
 /// The f-puzzles JSON text that `pasted` carries; errors are at `path`.
 pub(super) fn document_text(pasted: &str, path: &str) -> Result<String, VariantInputError> {

@@ -141,7 +141,10 @@ impl Reader {
     /// An empty grid of `size` (checked) with f-puzzles' default regions.
     fn new(size: usize, path: &str) -> Result<Reader, VariantInputError> {
         if !super::model::SIZES.contains(&size) {
-            return Err(malformed(path, format!("the size must be 3 to 16, not {size}")));
+            return Err(malformed(
+                path,
+                format!("the size must be 3 to 16, not {size}"),
+            ));
         }
         Ok(Reader {
             size,
@@ -158,7 +161,10 @@ impl Reader {
             Ok(digit) if (1..=self.size).contains(&usize::from(digit)) => Ok(digit),
             _ => Err(malformed(
                 path,
-                format!("{value} is not a digit of a {0}×{0} grid: 1 to {0}", self.size),
+                format!(
+                    "{value} is not a digit of a {0}×{0} grid: 1 to {0}",
+                    self.size
+                ),
             )),
         }
     }

@@ -6,9 +6,7 @@ use serde_json::{Map, Value};
 use super::{FieldNames, Reader, VariantInputError, list, malformed};
 use crate::grid::is_symbol_of;
 use crate::variant::forms::{self, LINES, NEGATIVES};
-use crate::variant::model::{
-    Cell, Diagonal, Direction, Indexer, Outside, Puzzle, Relation, Rule,
-};
+use crate::variant::model::{Cell, Diagonal, Direction, Indexer, Outside, Puzzle, Relation, Rule};
 
 /// Every kind of the native form, and the fields each may have besides `kind`.
 const KINDS: &[(&str, &[&str])] = &[
@@ -177,12 +175,17 @@ impl Fields<'_> {
     }
 
     fn digits(&self, key: &str) -> Result<Vec<u8>, VariantInputError> {
-        list(self.get(key)?, &self.path_of(key), "a list of digits", |digit, path| {
-            digit
-                .as_u64()
-                .and_then(|digit| u8::try_from(digit).ok())
-                .ok_or_else(|| malformed(path, "a digit"))
-        })
+        list(
+            self.get(key)?,
+            &self.path_of(key),
+            "a list of digits",
+            |digit, path| {
+                digit
+                    .as_u64()
+                    .and_then(|digit| u8::try_from(digit).ok())
+                    .ok_or_else(|| malformed(path, "a digit"))
+            },
+        )
     }
 
     /// One of the strings `names`, as the value it stands for.
@@ -193,7 +196,8 @@ impl Fields<'_> {
             .find(|(name, _)| Some(*name) == value)
             .map(|&(_, choice)| choice)
             .ok_or_else(|| {
-                let listed: Vec<String> = names.iter().map(|(name, _)| format!("`{name}`")).collect();
+                let listed: Vec<String> =
+                    names.iter().map(|(name, _)| format!("`{name}`")).collect();
                 malformed(&self.path_of(key), format!("one of {}", listed.join(", ")))
             })
     }
@@ -294,9 +298,10 @@ fn read_rule(kind: &str, fields: &Fields) -> Result<Rule, VariantInputError> {
             lines: fields.lines("line", "lines")?.0,
         },
         "difference" | "ratio" | "xv" | "sum" => {
-            let cells: [Cell; 2] = fields.cells("cells")?.try_into().map_err(|_| {
-                malformed(&fields.path_of("cells"), "a dot joins two cells")
-            })?;
+            let cells: [Cell; 2] = fields
+                .cells("cells")?
+                .try_into()
+                .map_err(|_| malformed(&fields.path_of("cells"), "a dot joins two cells"))?;
             let relation = match kind {
                 "difference" => Relation::Difference(fields.optional_number("value")?.unwrap_or(1)),
                 "ratio" => Relation::Ratio(fields.optional_number("value")?.unwrap_or(2)),
@@ -371,14 +376,18 @@ fn coordinates(value: &Value, path: &str, least: i64) -> Result<(i64, i64), Vari
         coordinate("col"),
         value.as_object().map(Map::len),
     ) {
-        (Some(row), Some(col), Some(2)) if row >= least && col >= least && row < 1 << 20 && col < 1 << 20 => {
+        (Some(row), Some(col), Some(2))
+            if row >= least && col >= least && row < 1 << 20 && col < 1 << 20 =>
+        {
             Ok((row, col))
         }
         _ => Err(malformed(
             path,
             match least {
                 0 => "a cell is {\"row\": r, \"col\": c}, counting from 0",
-                _ => "an outside clue is {\"row\": r, \"col\": c}, counting from 0: -1 or the size on its side",
+                _ => {
+                    "an outside clue is {\"row\": r, \"col\": c}, counting from 0: -1 or the size on its side"
+                }
             },
         )),
     }

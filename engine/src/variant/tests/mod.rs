@@ -1,6 +1,9 @@
 //! The search against brute force: random puzzles with random rules (houses, cages,
 //! arrows, dots, negative rules, cell rules), counted by [`solve`] and by enumerating grids
-//! that a direct checker of each rule, written here without the propagators, accepts.
+//! that a direct checker of each rule, written here without the propagators, accepts. The
+//! solver is asked about each puzzle as drawn or as one of its input documents, written
+//! as f-puzzles writes them, and read back; and every puzzle is written and read back as
+//! it was.
 
 use std::time::Duration;
 
@@ -11,7 +14,7 @@ use checker::{keeps, satisfied};
 use random::{Random, irregular_regions, random_grid, random_rule};
 
 use super::model::{Cell, Constraint, Origin, Puzzle, Relation, Rule};
-use super::{Broken, VariantError, VariantSolveOptions, check, solve};
+use super::{Broken, VariantError, VariantSolveOptions, check, lz_string, solve};
 use crate::solver::{Cancellation, Order};
 
 /// Every Latin square of `size`, and, when `regions` is given, only those whose regions
@@ -193,12 +196,7 @@ fn four_by_four_against_every_grid() {
         let constraints = (0..random.between(1, 4))
             .map(|index| constraint(index, random_rule(&mut random, 4, source)))
             .collect();
-        let puzzle = puzzle(
-            4,
-            givens,
-            regions.clone(),
-            constraints,
-        );
+        let puzzle = puzzle(4, givens, regions.clone(), constraints);
         let solutions: Vec<Vec<u8>> = grids
             .iter()
             .filter(|grid| keeps(&puzzle, grid))
@@ -206,8 +204,11 @@ fn four_by_four_against_every_grid() {
             .collect();
         solvable += usize::from(!solutions.is_empty());
         let cap = random.between(1, 4) as u32;
+        // The solver is asked about the puzzle as drawn, or as a document read back.
+        let asked = as_a_document(&puzzle, &mut random);
+        assert_eq!(asked, puzzle, "round {round}");
         compare(
-            &puzzle,
+            &asked,
             &solutions,
             cap,
             &format!("round {round}: {puzzle:?}"),
@@ -221,6 +222,57 @@ fn four_by_four_against_every_grid() {
         assert_eq!(checked(&filled), Vec::new(), "round {round}: {filled:?}");
     }
     assert!(solvable > 1000, "only {solvable} puzzles had a solution");
+}
+
+/// `puzzle` itself, or read back from one of its input documents: the native form, the
+/// f-puzzles object, or its lz-string text, with what f-puzzles writes in other ways than
+/// this service does (numbers as numbers, lower-case X and V, page settings, cosmetic
+/// drawings).
+fn as_a_document(puzzle: &Puzzle, random: &mut Random) -> Puzzle {
+    let read = match random.below(4) {
+        0 => return puzzle.clone(),
+        1 => {
+            let native = puzzle.to_native();
+            crate::variant::parse_native(native["grid"].as_str().unwrap(), &native["rules"])
+        }
+        form => {
+            let mut document = puzzle.to_fpuzzles();
+            written_otherwise(&mut document, random);
+            match form {
+                2 => crate::variant::parse_fpuzzles_value(&document),
+                _ => crate::variant::parse_fpuzzles(&lz_string::compress_to_base64(
+                    &document.to_string(),
+                )),
+            }
+        }
+    };
+    read.expect("a document written from a puzzle is read")
+}
+
+/// An f-puzzles document written as f-puzzles itself may write it.
+fn written_otherwise(document: &mut serde_json::Value, random: &mut Random) {
+    use serde_json::{Value, json};
+    fn visit(value: &mut Value, random: &mut Random) {
+        match value {
+            Value::String(text) if random.chance(30) => {
+                if let Ok(number) = text.parse::<u64>() {
+                    *value = json!(number);
+                } else if text == "X" || text == "V" {
+                    *value = json!(text.to_lowercase());
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|item| visit(item, random)),
+            Value::Object(members) => members.values_mut().for_each(|item| visit(item, random)),
+            _ => {}
+        }
+    }
+    visit(document, random);
+    if random.chance(50) {
+        document["title"] = json!("A puzzle");
+        document["highlightConflicts"] = json!(true);
+        document["line"] = json!([{ "lines": [["R1C1", "R2C2"]], "outlineC": "#000000" }]);
+        document["cage"] = json!([{ "cells": ["R1C1"], "value": "note" }]);
+    }
 }
 
 #[test]
@@ -292,12 +344,7 @@ fn six_by_six_irregular_against_backtracking() {
             let cell = random.below(36);
             givens[cell] = Some(grid[cell]);
         }
-        let puzzle = puzzle(
-            6,
-            givens,
-            regions,
-            constraints,
-        );
+        let puzzle = puzzle(6, givens, regions, constraints);
         let limit = 200;
         let expected = count_plainly(&puzzle, limit);
         let options = VariantSolveOptions {
@@ -382,7 +429,9 @@ fn random_puzzles_are_written_and_read_back_as_they_were() {
             6 if random.chance(50) => irregular_regions(&mut random),
             _ => crate::variant::model::default_regions(size),
         };
-        let solution: Vec<u8> = (0..size * size).map(|_| random.between(1, size) as u8).collect();
+        let solution: Vec<u8> = (0..size * size)
+            .map(|_| random.between(1, size) as u8)
+            .collect();
         let givens = (0..size * size)
             .map(|cell| random.chance(20).then_some(solution[cell]))
             .collect();
@@ -391,11 +440,16 @@ fn random_puzzles_are_written_and_read_back_as_they_were() {
             .collect();
         let puzzle = puzzle(size, givens, regions, constraints);
         let native = puzzle.to_native();
-        let from_native = crate::variant::parse_native(native["grid"].as_str().unwrap(), &native["rules"]);
+        let from_native =
+            crate::variant::parse_native(native["grid"].as_str().unwrap(), &native["rules"]);
         assert_eq!(from_native.as_ref(), Ok(&puzzle), "round {round}: {native}");
         let document = puzzle.to_fpuzzles();
         let from_document = crate::variant::parse_fpuzzles_value(&document);
-        assert_eq!(from_document.as_ref(), Ok(&puzzle), "round {round}: {document}");
+        assert_eq!(
+            from_document.as_ref(),
+            Ok(&puzzle),
+            "round {round}: {document}"
+        );
         for pasted in [puzzle.to_fpuzzles_text(), puzzle.to_fpuzzles_link()] {
             let from_text = crate::variant::parse_fpuzzles(&pasted);
             assert_eq!(from_text.as_ref(), Ok(&puzzle), "round {round}: {pasted}");

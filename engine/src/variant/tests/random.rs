@@ -120,7 +120,13 @@ impl Random {
 
     /// A path from `start`, from `low` to `high` cells long, each a king's move from the
     /// one before; now and then it comes back to a cell it has passed (a loop).
-    pub(super) fn walk_from(&mut self, size: usize, start: Cell, low: usize, high: usize) -> Vec<Cell> {
+    pub(super) fn walk_from(
+        &mut self,
+        size: usize,
+        start: Cell,
+        low: usize,
+        high: usize,
+    ) -> Vec<Cell> {
         let length = self.between(low, high);
         let mut line = self.line_from(size, start, length);
         if line.len() >= 4 && self.chance(10) {
@@ -143,7 +149,13 @@ impl Random {
         while inside(r - dr) && inside(c - dc) {
             (r, c) = (r - dr, c - dc);
         }
-        (Outside { row: r - dr, col: c - dc }, direction)
+        (
+            Outside {
+                row: r - dr,
+                col: c - dc,
+            },
+            direction,
+        )
     }
 
     /// An outside clue beside a random row or column.
@@ -151,9 +163,15 @@ impl Random {
         let index = self.below(size) as i32;
         let edge = if self.chance(50) { -1 } else { size as i32 };
         if self.chance(50) {
-            Outside { row: edge, col: index }
+            Outside {
+                row: edge,
+                col: index,
+            }
         } else {
-            Outside { row: index, col: edge }
+            Outside {
+                row: index,
+                col: edge,
+            }
         }
     }
 }
@@ -211,7 +229,12 @@ pub(super) fn random_rule(random: &mut Random, size: usize, solution: &[u8]) -> 
             let lines = (0..random.between(1, 2))
                 .map(|_| {
                     let mut line = vec![circle[0]];
-                    line.extend(random.walk_from(size, circle[0], 1, longest).into_iter().skip(1));
+                    line.extend(
+                        random
+                            .walk_from(size, circle[0], 1, longest)
+                            .into_iter()
+                            .skip(1),
+                    );
                     line
                 })
                 .collect();

@@ -104,7 +104,10 @@ fn entry(rule: &Rule, size: usize) -> Entry {
             }
             ("killercage", entry)
         }
-        Rule::Arrow { circle, lines: drawn } => (
+        Rule::Arrow {
+            circle,
+            lines: drawn,
+        } => (
             "arrow",
             json!({ "cells": names(circle), "lines": lines(drawn) }),
         ),

@@ -30,7 +30,10 @@ impl Puzzle {
 
     /// A link that opens the puzzle on f-puzzles.
     pub fn to_fpuzzles_link(&self) -> String {
-        format!("https://www.f-puzzles.com/?load={}", self.to_fpuzzles_text())
+        format!(
+            "https://www.f-puzzles.com/?load={}",
+            self.to_fpuzzles_text()
+        )
     }
 }
 

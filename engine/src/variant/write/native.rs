@@ -5,7 +5,9 @@ use serde_json::{Map, Value, json};
 use super::{native_cell, native_outside};
 use crate::grid::value_symbol;
 use crate::variant::forms::line_names;
-use crate::variant::model::{Cell, Diagonal, Direction, Indexer, NegativeKind, Puzzle, Relation, Rule};
+use crate::variant::model::{
+    Cell, Diagonal, Direction, Indexer, NegativeKind, Puzzle, Relation, Rule,
+};
 
 /// `{"grid": …, "rules": […]}`: the givens as symbols (`.` for an open cell), the regions
 /// as a `regions` rule when they are not the default boxes, then every rule.
@@ -20,7 +22,12 @@ pub(super) fn document(puzzle: &Puzzle) -> Value {
         let layout: Vec<&[Option<usize>]> = puzzle.regions().chunks(puzzle.size()).collect();
         rules.push(json!({ "kind": "regions", "layout": layout }));
     }
-    rules.extend(puzzle.constraints().iter().map(|constraint| rule(&constraint.rule)));
+    rules.extend(
+        puzzle
+            .constraints()
+            .iter()
+            .map(|constraint| rule(&constraint.rule)),
+    );
     json!({ "grid": grid, "rules": rules })
 }
 
@@ -73,7 +80,10 @@ fn rule(rule: &Rule) -> Value {
             set("circle", cells(circle));
             match lines.as_slice() {
                 [line] => set("line", cells(line)),
-                lines => set("lines", Value::Array(lines.iter().map(|line| cells(line)).collect())),
+                lines => set(
+                    "lines",
+                    Value::Array(lines.iter().map(|line| cells(line)).collect()),
+                ),
             }
             "arrow"
         }
@@ -92,7 +102,10 @@ fn rule(rule: &Rule) -> Value {
                     "ratio"
                 }
                 Relation::X | Relation::V => {
-                    set("value", json!(if *relation == Relation::X { "X" } else { "V" }));
+                    set(
+                        "value",
+                        json!(if *relation == Relation::X { "X" } else { "V" }),
+                    );
                     "xv"
                 }
                 Relation::Sum(value) => {
@@ -127,7 +140,10 @@ fn rule(rule: &Rule) -> Value {
             let (names, value) = line_names(*kind);
             match lines.as_slice() {
                 [line] => set("cells", cells(line)),
-                lines => set("lines", Value::Array(lines.iter().map(|line| cells(line)).collect())),
+                lines => set(
+                    "lines",
+                    Value::Array(lines.iter().map(|line| cells(line)).collect()),
+                ),
             }
             if let Some(difference) = value {
                 set("difference", json!(difference));
