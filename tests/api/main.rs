@@ -13,6 +13,7 @@ mod healthcheck;
 mod helpers;
 mod limits;
 mod logic;
+mod meanings;
 mod openapi;
 mod ops;
 mod playground;

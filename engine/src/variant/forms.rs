@@ -89,9 +89,9 @@ mod tests {
 
     #[test]
     fn every_line_kind_has_the_names_at_its_index() {
-        for index in 0..LINES.len() {
+        for (index, expected) in LINES.iter().enumerate() {
             let (names, _) = line_names(line_kind(index, Some(3), 9));
-            assert_eq!(names.native, LINES[index].native);
+            assert_eq!(names.native, expected.native);
         }
     }
 }
