@@ -80,6 +80,7 @@ pub fn parse_native(grid: &str, rules: &Value) -> Result<Puzzle, VariantInputErr
     if rules.len() > MAX_RULES {
         return Err(malformed("rules", format!("at most {MAX_RULES} rules")));
     }
+    let mut regions_path = "rules".to_owned();
     for (index, rule) in rules.iter().enumerate() {
         let path = format!("rules[{index}]");
         let fields = rule
@@ -116,6 +117,7 @@ pub fn parse_native(grid: &str, rules: &Value) -> Result<Puzzle, VariantInputErr
         };
         if kind == "regions" {
             read_regions(&mut reader, &fields)?;
+            regions_path = fields.path_of("layout");
             continue;
         }
         let (rule, names) = match line {
@@ -124,7 +126,7 @@ pub fn parse_native(grid: &str, rules: &Value) -> Result<Puzzle, VariantInputErr
         };
         reader.add(kind, index, path.clone(), names, rule);
     }
-    reader.finish("rules")
+    reader.finish(&regions_path)
 }
 
 /// The fields of one native rule object, read with their paths.
