@@ -237,7 +237,9 @@ impl SolverPool {
             let may_borrow = effort == Effort::Light;
             match bounds.attempt(&work, attempt, deadline, may_borrow) {
                 Some(Ok(result)) => return Ok(result),
-                Some(Err(Stopped)) if lane_full => bounds.waste(started.elapsed()),
+                // Charged at most the attempt's length: past it is only the poll's delay,
+                // which a slow build stretches.
+                Some(Err(Stopped)) if lane_full => bounds.waste(started.elapsed().min(attempt)),
                 _ => {}
             }
             if Instant::now() >= deadline {
