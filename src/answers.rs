@@ -6,11 +6,13 @@ use serde::Serialize;
 
 use sudoku_engine::generate::Generated;
 use sudoku_engine::grid::Grid;
-use sudoku_engine::logic::board::HouseKind;
+use sudoku_engine::logic::board::{Digits, HouseKind, digits_of};
 use sudoku_engine::logic::step::{Step, round_rating};
 use sudoku_engine::logic::technique::Technique;
-use sudoku_engine::logic::{self, Explanation, Level, LogicError, MODEL, Rating};
-use sudoku_engine::validate::{Cell, Unit};
+use sudoku_engine::logic::{
+    self, Explanation, Level, LogicError, MODEL, Rating, VariantExplanation,
+};
+use sudoku_engine::validate::Cell;
 
 /// A grid as a response gives it, in the notation of the request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -70,6 +72,12 @@ pub struct ExplainResponse {
     pub steps: Vec<StepJson>,
     /// The rating model's version.
     pub model: &'static str,
+    /// A variant puzzle whose path stops before the end: `true`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stalled: Option<bool>,
+    /// With `stalled`, each cell's candidates left, rows of cells (none once placed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<Vec<Vec<u8>>>>,
 }
 
 /// The answer of `POST /hint`: a step, the player's mistakes, or that they are done.
@@ -85,6 +93,13 @@ pub enum HintResponse {
     Mistakes {
         /// The mistakes.
         mistakes: Vec<MistakeJson>,
+    },
+    /// No step applies to the player's state (variant puzzles).
+    Stalled {
+        /// `true`.
+        stalled: bool,
+        /// Each cell's candidates on the player's board, rows of cells.
+        candidates: Vec<Vec<Vec<u8>>>,
     },
     /// The grid is finished and correct.
     Solved {
@@ -127,6 +142,19 @@ pub struct StepJson {
     pub chain: Vec<ChainNodeJson>,
     /// One line in the community's notation (1-based `r1c1`).
     pub text: String,
+    /// The variant rule whose own logic the step is, named as `/validate` names a broken
+    /// one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<RuleJson>,
+}
+
+/// A variant rule, as the input named it.
+#[derive(Debug, Serialize)]
+pub struct RuleJson {
+    /// Its kind, as the input named it.
+    pub kind: String,
+    /// Its position among the input's rules of that form.
+    pub index: usize,
 }
 
 /// A digit placed.
@@ -154,8 +182,9 @@ pub struct EliminationJson {
 /// A house of a pattern.
 #[derive(Debug, Serialize)]
 pub struct HouseJson {
-    /// `row`, `column` or `box`.
-    pub unit: Unit,
+    /// `row`, `column` or `box`; for variant puzzles also `region`, `diagonal`,
+    /// `extra_region` and `disjoint_group`.
+    pub unit: &'static str,
     /// 0-based index among its kind.
     pub index: usize,
 }
@@ -214,6 +243,43 @@ pub fn rate_response(rating: &Rating) -> RateResponse {
     }
 }
 
+/// The answer of `POST /explain` for a variant puzzle of `size`: its steps (not rated),
+/// and where it stalled, the candidates left.
+pub fn variant_explain_response(
+    explanation: &VariantExplanation,
+    solution: GridOutput,
+    size: usize,
+) -> ExplainResponse {
+    ExplainResponse {
+        se: None,
+        level: None,
+        solution,
+        steps: explanation
+            .steps
+            .iter()
+            .map(|step| step_json(step, size, false))
+            .collect(),
+        model: MODEL,
+        stalled: explanation.stalled.as_ref().map(|_| true),
+        candidates: explanation
+            .stalled
+            .as_ref()
+            .map(|candidates| candidates_json(candidates, size)),
+    }
+}
+
+/// Each cell's candidates as rows of cells, each a list of digits.
+pub fn candidates_json(candidates: &[Digits], size: usize) -> Vec<Vec<Vec<u8>>> {
+    candidates
+        .chunks(size)
+        .map(|row| {
+            row.iter()
+                .map(|&digits| digits_of(digits).collect())
+                .collect()
+        })
+        .collect()
+}
+
 /// The answer of `/explain` for `explanation`, its solution written as `solution` (the
 /// command line's JSON uses it too).
 pub fn explain_response(explanation: &Explanation, solution: GridOutput) -> ExplainResponse {
@@ -229,6 +295,8 @@ pub fn explain_response(explanation: &Explanation, solution: GridOutput) -> Expl
             .map(|step| step_json(step, size, rated))
             .collect(),
         model: MODEL,
+        stalled: None,
+        candidates: None,
     }
 }
 
@@ -293,9 +361,13 @@ pub fn step_json(step: &Step, size: usize, rated: bool) -> StepJson {
             .iter()
             .map(|house| HouseJson {
                 unit: match house.kind {
-                    HouseKind::Row => Unit::Row,
-                    HouseKind::Column => Unit::Column,
-                    HouseKind::Box => Unit::Box,
+                    HouseKind::Row => "row",
+                    HouseKind::Column => "column",
+                    HouseKind::Box => "box",
+                    HouseKind::Region => "region",
+                    HouseKind::Diagonal => "diagonal",
+                    HouseKind::ExtraRegion => "extra_region",
+                    HouseKind::DisjointGroup => "disjoint_group",
                 },
                 index: house.index,
             })
@@ -314,6 +386,10 @@ pub fn step_json(step: &Step, size: usize, rated: bool) -> StepJson {
             })
             .collect(),
         text: step.text.clone(),
+        rule: step.rule.as_ref().map(|origin| RuleJson {
+            kind: origin.kind.clone(),
+            index: origin.index,
+        }),
     }
 }
 
@@ -326,6 +402,7 @@ pub fn logic_error_code(error: &LogicError) -> &'static str {
         LogicError::NotUnique => "not_unique",
         LogicError::Mismatch(_) => "invalid_request",
         LogicError::BeyondTechniques => "beyond_techniques",
+        LogicError::TooManyRules { .. } => "too_many_rules",
         LogicError::Stopped(_) => "solve_timeout",
     }
 }

@@ -237,6 +237,7 @@ proptest! {
             }
             Hint::Solved => prop_assert_eq!(&grid, solution),
             Hint::Mistakes(mistakes) => prop_assert!(false, "no mistakes here: {mistakes:?}"),
+            Hint::Stalled => prop_assert!(false, "a classic hint never stalls"),
         }
     }
 }

@@ -6,16 +6,17 @@ use std::num::NonZeroU64;
 
 use axum::extract::State;
 use serde::Deserialize;
-use serde::de::IgnoredAny;
+use serde_json::Value;
 
 use super::AppState;
 use super::dto::GridInput;
 use super::json::ApiJson;
 use super::on_pool::{on_pool, time_limit};
 use super::problem::ApiError;
+use super::variant::{self, Input};
 use crate::answers::{
-    ExplainResponse, HintResponse, MistakeJson, RateResponse, explain_response, rate_response,
-    step_json,
+    ExplainResponse, HintResponse, MistakeJson, RateResponse, candidates_json, explain_response,
+    rate_response, step_json, variant_explain_response,
 };
 use crate::solver_pool::Effort;
 use sudoku_engine::logic::board::Digits;
@@ -27,10 +28,10 @@ use sudoku_engine::logic::{self, Hint, MistakeKind};
 pub struct PuzzleRequest {
     /// The puzzle.
     pub grid: Option<GridInput>,
-    /// Variant rules, which these endpoints do not answer yet.
-    pub rules: Option<IgnoredAny>,
-    /// An f-puzzles document, which these endpoints do not answer yet.
-    pub fpuzzles: Option<IgnoredAny>,
+    /// Variant rules on the grid (`/explain`; `/rate` refuses them for now).
+    pub rules: Option<Value>,
+    /// An f-puzzles document in place of the grid (`/explain`; `/rate` refuses it for now).
+    pub fpuzzles: Option<Value>,
     /// A time limit below the server's, in milliseconds.
     pub timeout_ms: Option<NonZeroU64>,
 }
@@ -39,12 +40,12 @@ pub struct PuzzleRequest {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HintRequest {
-    /// The puzzle's givens.
+    /// The puzzle's givens (not with `fpuzzles`, which brings its own).
     pub puzzle: Option<GridInput>,
-    /// Variant rules, which `/hint` does not answer yet.
-    pub rules: Option<IgnoredAny>,
-    /// An f-puzzles document, which `/hint` does not answer yet.
-    pub fpuzzles: Option<IgnoredAny>,
+    /// Variant rules on the puzzle.
+    pub rules: Option<Value>,
+    /// An f-puzzles document: the puzzle with its givens.
+    pub fpuzzles: Option<Value>,
     /// The player's grid: the givens and the digits they placed.
     pub grid: GridInput,
     /// The player's pencil marks: one entry per cell, row-major, the candidate symbols
@@ -56,9 +57,9 @@ pub struct HintRequest {
 
 /// The classic grid of a request's `field`: 422 `unsupported_rules` when the request has
 /// `rules` or `fpuzzles` too, and `invalid_request` when the field is missing.
-pub(super) fn classic_only<'a>(
+pub(super) fn classic_only<'a, T>(
     grid: Option<&'a GridInput>,
-    [rules, fpuzzles]: [&Option<IgnoredAny>; 2],
+    [rules, fpuzzles]: [&Option<T>; 2],
     field: &str,
 ) -> Result<&'a GridInput, ApiError> {
     if rules.is_some() || fpuzzles.is_some() {
@@ -113,22 +114,33 @@ pub async fn explain_answer(
     state: AppState,
     request: PuzzleRequest,
 ) -> Result<ExplainResponse, ApiError> {
-    let input = classic_only(
+    let limit = time_limit(&state, request.timeout_ms);
+    let input = variant::read(
         request.grid.as_ref(),
-        [&request.rules, &request.fpuzzles],
-        "grid",
+        request.rules.as_ref(),
+        request.fpuzzles.as_ref(),
     )?;
-    let grid = input.parse()?;
-    let explanation = on_pool(
-        &state,
-        time_limit(&state, request.timeout_ms),
-        Effort::Heavy,
-        move |cancel| logic::explain(&grid, cancel),
-    )
+    let (puzzle, rows) = match input {
+        Input::Classic(input) => {
+            let grid = input.parse()?;
+            let explanation = on_pool(&state, limit, Effort::Heavy, move |cancel| {
+                logic::explain(&grid, cancel)
+            })
+            .await?;
+            let solution = input.render(&explanation.solution);
+            return Ok(explain_response(&explanation, solution));
+        }
+        Input::Variant { puzzle, rows } => (puzzle, rows),
+    };
+    let size = puzzle.size();
+    let explanation = on_pool(&state, limit, Effort::Heavy, move |cancel| {
+        logic::explain_variant(&puzzle, cancel)
+    })
     .await?;
-    Ok(explain_response(
+    Ok(variant_explain_response(
         &explanation,
-        input.render(&explanation.solution),
+        variant::render(&explanation.solution, size, rows),
+        size,
     ))
 }
 
@@ -138,29 +150,62 @@ pub async fn hint(
     ApiJson(request): ApiJson<HintRequest>,
 ) -> Result<ApiJson<HintResponse>, ApiError> {
     let in_field = |field| move |error| ApiError::InvalidGridField { field, error };
-    let puzzle = classic_only(
+    if request.fpuzzles.is_some() && request.puzzle.is_some() {
+        return Err(ApiError::InvalidRequest(
+            "`puzzle` and `fpuzzles` exclude each other: an f-puzzles document brings its own givens"
+                .into(),
+        ));
+    }
+    let limit = time_limit(&state, request.timeout_ms);
+    let input = variant::read(
         request.puzzle.as_ref(),
-        [&request.rules, &request.fpuzzles],
-        "puzzle",
-    )?;
-    let puzzle = puzzle.parse().map_err(in_field("puzzle"))?;
-    let grid = request.grid.parse().map_err(in_field("grid"))?;
-    let marks = request
-        .candidates
-        .as_deref()
-        .map(|marks| parse_marks(marks, puzzle.size()))
-        .transpose()?;
-    let size = puzzle.size();
-    let answer = on_pool(
-        &state,
-        time_limit(&state, request.timeout_ms),
-        Effort::Light,
-        move |cancel| logic::hint(&puzzle, &grid, marks.as_deref(), cancel),
+        request.rules.as_ref(),
+        request.fpuzzles.as_ref(),
     )
+    .map_err(|error| match error {
+        ApiError::InvalidRequest(detail) if detail.starts_with("missing field `grid`") => {
+            ApiError::InvalidRequest("missing field `puzzle` (or `fpuzzles`)".into())
+        }
+        error => error,
+    })?;
+    let puzzle = match input {
+        Input::Variant { puzzle, .. } => puzzle,
+        Input::Classic(puzzle) => {
+            let puzzle = puzzle.parse().map_err(in_field("puzzle"))?;
+            let grid = request.grid.parse().map_err(in_field("grid"))?;
+            let size = puzzle.size();
+            let marks = marks_of(request.candidates.as_deref(), size)?;
+            let answer = on_pool(&state, limit, Effort::Light, move |cancel| {
+                logic::hint(&puzzle, &grid, marks.as_deref(), cancel)
+            })
+            .await?;
+            return Ok(ApiJson(hint_response(answer, size, size == 9, Vec::new())));
+        }
+    };
+    let size = puzzle.size();
+    let grid = variant::values(&request.grid, size)?;
+    let marks = marks_of(request.candidates.as_deref(), size)?;
+    let (answer, candidates) = on_pool(&state, limit, Effort::Light, move |cancel| {
+        logic::hint_variant(&puzzle, &grid, marks.as_deref(), cancel)
+    })
     .await?;
-    Ok(ApiJson(match answer {
+    Ok(ApiJson(hint_response(answer, size, false, candidates)))
+}
+
+/// The pencil marks of a request, if it sent any.
+fn marks_of(
+    marks: Option<&[Option<String>]>,
+    size: usize,
+) -> Result<Option<Vec<Option<Digits>>>, ApiError> {
+    marks.map(|marks| parse_marks(marks, size)).transpose()
+}
+
+/// A hint as the API answers it, its step `rated` or not; `candidates` are the player's
+/// board's, for a stalled one.
+fn hint_response(answer: Hint, size: usize, rated: bool, candidates: Vec<Digits>) -> HintResponse {
+    match answer {
         Hint::Step(step) => HintResponse::Step {
-            step: step_json(&step, size, size == 9),
+            step: step_json(&step, size, rated),
         },
         Hint::Mistakes(mistakes) => HintResponse::Mistakes {
             mistakes: mistakes
@@ -177,7 +222,11 @@ pub async fn hint(
                 .collect(),
         },
         Hint::Solved => HintResponse::Solved { solved: true },
-    }))
+        Hint::Stalled => HintResponse::Stalled {
+            stalled: true,
+            candidates: candidates_json(&candidates, size),
+        },
+    }
 }
 
 /// The pencil marks of a request: one entry per cell, each a string of candidate symbols

@@ -44,6 +44,7 @@ impl Failure for LogicError {
             LogicError::NotUnique => ApiError::NotUnique,
             LogicError::Mismatch(detail) => ApiError::InvalidRequest(detail),
             LogicError::BeyondTechniques => ApiError::BeyondTechniques,
+            LogicError::TooManyRules { size, limit } => ApiError::TooManyRules { size, limit },
         })
     }
 }

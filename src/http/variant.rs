@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::dto::GridInput;
 use super::problem::ApiError;
 use crate::answers::GridOutput;
-use sudoku_engine::grid::value_symbol;
+use sudoku_engine::grid::{is_symbol_of, value_symbol};
 use sudoku_engine::variant::{self, Puzzle};
 
 /// The puzzle of a request.
@@ -77,11 +77,52 @@ fn read_fpuzzles(document: &Value) -> Result<Puzzle, ApiError> {
 
 /// A grid with native `rules`.
 fn read_native(grid: &GridInput, rules: &Value) -> Result<Puzzle, ApiError> {
-    let symbols = match grid {
+    variant::parse_native(&symbols(grid), rules).map_err(ApiError::from)
+}
+
+/// A grid's symbols: as sent, or its rows written as symbols (`.` for a blank; a number
+/// that is no symbol becomes one that the reader names as wrong).
+fn symbols(grid: &GridInput) -> String {
+    match grid {
         GridInput::Symbols(text) => text.clone(),
-        GridInput::Rows(_) => grid.parse()?.to_symbols(),
-    };
-    variant::parse_native(&symbols, rules).map_err(ApiError::from)
+        GridInput::Rows(rows) => rows
+            .iter()
+            .flatten()
+            .map(|value| match value {
+                None | Some(0) => '.',
+                Some(digit @ 1..=35) => value_symbol(*digit as u8),
+                Some(_) => '?',
+            })
+            .collect(),
+    }
+}
+
+/// The digits of a player's `grid` of a variant puzzle of `size` (row-major, 0 for a
+/// blank), as a string or as rows.
+pub(super) fn values(grid: &GridInput, size: usize) -> Result<Vec<u8>, ApiError> {
+    let symbols: Vec<char> = symbols(grid)
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '|')
+        .collect();
+    let wrong = |detail: String| ApiError::InvalidRequest(format!("grid: {detail}"));
+    if symbols.len() != size * size {
+        return Err(wrong(format!(
+            "{} cells; the puzzle is {size}×{size}, {} cells",
+            symbols.len(),
+            size * size
+        )));
+    }
+    symbols
+        .iter()
+        .enumerate()
+        .map(|(index, &symbol)| match symbol {
+            '.' | '0' => Ok(0),
+            _ if is_symbol_of(symbol, size) => Ok(symbol.to_digit(36).unwrap_or(0) as u8),
+            _ => Err(wrong(format!(
+                "{symbol:?} at cell {index} is not a digit of a {size}×{size} grid"
+            ))),
+        })
+        .collect()
 }
 
 /// The digits of a solution (row-major) in the notation of the request.

@@ -5,8 +5,15 @@
 //! filled). Houses are numbered as Sudoku Explainer scans them: the N boxes first, then
 //! the N rows, then the N columns; a box lists its cells row by row. The techniques read
 //! and change nothing but this state, so a step found on one board applies to any copy.
+//!
+//! A variant puzzle's board has the [`Geometry`] of its rules ([`Geometry::of_puzzle`]):
+//! its regions in place of the boxes (a boxless puzzle has none), then its rows and
+//! columns, then the houses its rules add (diagonals, extra regions, disjoint groups), and
+//! each cell's peers include the cells anti-knight and anti-king make it see. Rules that
+//! forbid pairs of digits between neighbours (nonconsecutive, kropki and XV negatives)
+//! are no peers: they are steps of their own.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::grid::{Grid, SUPPORTED_SIZES, box_side};
 
@@ -19,7 +26,8 @@ pub type Cell = usize;
 /// A set of digits: bit `d - 1` stands for digit `d`.
 pub type Digits = u32;
 
-/// The three kinds of house, in the order Sudoku Explainer numbers them.
+/// The kinds of house: the three Sudoku Explainer numbers, in its order, then those of
+/// variant rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum HouseKind {
     /// A √N×√N box.
@@ -28,17 +36,29 @@ pub enum HouseKind {
     Row,
     /// A column.
     Column,
+    /// A region of a variant puzzle (its boxes, or the irregular regions it draws).
+    Region,
+    /// A main diagonal whose digits do not repeat.
+    Diagonal,
+    /// An extra region of a variant puzzle.
+    ExtraRegion,
+    /// The cells at one place of every region (disjoint groups).
+    DisjointGroup,
 }
 
-/// A house (box, row or column) of a board: its kind, its index within the kind, and its
-/// cells in scan order.
+/// How many kinds of house there are.
+const KINDS: usize = 7;
+
+/// A house of a board: its kind, its index within the kind, and its cells in scan order
+/// (row by row).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct House {
     /// Box, row or column.
     pub kind: HouseKind,
     /// 0-based index among the houses of its kind.
     pub index: usize,
-    /// Its N cells, row by row (a box's too).
+    /// Its cells, row by row: N of them, but for an extra region or a disjoint group,
+    /// which may have fewer.
     pub cells: Vec<Cell>,
 }
 
@@ -49,102 +69,241 @@ pub struct Geometry {
     pub size: usize,
     /// √N, the side of a box.
     pub box_side: usize,
-    /// Boxes 0..N, then rows N..2N, then columns 2N..3N.
+    /// Boxes 0..N, then rows N..2N, then columns 2N..3N (a variant puzzle's: its regions,
+    /// rows, columns, then the houses of its rules).
     pub houses: Vec<House>,
-    /// For each cell, the index in `houses` of its box, row and column.
+    /// The houses of each kind: `houses[ranges[kind]]`.
+    ranges: [std::ops::Range<usize>; KINDS],
+    /// For each cell, the index in `houses` of its box, row and column ([`NO_HOUSE`] for
+    /// a cell in no region).
     pub cell_houses: Vec<[usize; 3]>,
-    /// For each cell, the other cells that share a house with it, in row-major order.
+    /// For each cell, the other cells it sees, in row-major order.
     pub peers: Vec<Vec<Cell>>,
     /// For each cell, its index within its box, row and column.
     pub position_in: Vec<[usize; 3]>,
+    /// Whether cells see each other by more than their box, row and column.
+    more_peers: bool,
 }
+
+/// The box of a cell in no region.
+pub const NO_HOUSE: usize = usize::MAX;
 
 impl Geometry {
     /// The geometry of an N×N board, N in [`SUPPORTED_SIZES`]; built once per size.
-    pub fn of(size: usize) -> &'static Geometry {
-        static GEOMETRIES: [OnceLock<Geometry>; 4] = [const { OnceLock::new() }; 4];
+    pub fn of(size: usize) -> &'static Arc<Geometry> {
+        static GEOMETRIES: [OnceLock<Arc<Geometry>>; 4] = [const { OnceLock::new() }; 4];
         let slot = SUPPORTED_SIZES
             .iter()
             .position(|&supported| supported == size)
             .expect("boards come from grids of a supported size");
-        GEOMETRIES[slot].get_or_init(|| Geometry::build(size))
+        GEOMETRIES[slot].get_or_init(|| Arc::new(Geometry::build(size)))
     }
 
     fn build(size: usize) -> Geometry {
         let box_side = box_side(size);
-        let mut houses = Vec::with_capacity(3 * size);
-        for index in 0..size {
-            let (top, left) = (index / box_side * box_side, index % box_side * box_side);
-            let cells = (0..size)
-                .map(|k| (top + k / box_side) * size + left + k % box_side)
+        let boxes = (0..size)
+            .map(|index| {
+                let (top, left) = (index / box_side * box_side, index % box_side * box_side);
+                (0..size)
+                    .map(|k| (top + k / box_side) * size + left + k % box_side)
+                    .collect()
+            })
+            .collect();
+        let mut geometry = Geometry::from_houses(size, HouseKind::Box, boxes, Vec::new(), &[]);
+        geometry.box_side = box_side;
+        geometry
+    }
+
+    /// The geometry of N×N cells with `regions` (each a list of cells, of kind
+    /// `region_kind`), the rows and columns, the `extra` houses of each kind, and the
+    /// chess `moves` (row and column steps) that make cells see each other.
+    fn from_houses(
+        size: usize,
+        region_kind: HouseKind,
+        regions: Vec<Vec<Cell>>,
+        extra: Vec<(HouseKind, Vec<Cell>)>,
+        moves: &[(isize, isize)],
+    ) -> Geometry {
+        let mut houses: Vec<House> = Vec::with_capacity(3 * size + extra.len());
+        let mut ranges: [std::ops::Range<usize>; KINDS] = std::array::from_fn(|_| 0..0);
+        let mut add = |kind: HouseKind, lists: Vec<Vec<Cell>>, houses: &mut Vec<House>| {
+            let start = houses.len();
+            houses.extend(lists.into_iter().enumerate().map(|(index, cells)| House {
+                kind,
+                index,
+                cells,
+            }));
+            ranges[kind as usize] = start..houses.len();
+        };
+        add(region_kind, regions, &mut houses);
+        add(
+            HouseKind::Row,
+            (0..size)
+                .map(|row| (0..size).map(|col| row * size + col).collect())
+                .collect(),
+            &mut houses,
+        );
+        add(
+            HouseKind::Column,
+            (0..size)
+                .map(|col| (0..size).map(|row| row * size + col).collect())
+                .collect(),
+            &mut houses,
+        );
+        for kind in [
+            HouseKind::Diagonal,
+            HouseKind::ExtraRegion,
+            HouseKind::DisjointGroup,
+        ] {
+            let lists = extra
+                .iter()
+                .filter(|(of, _)| *of == kind)
+                .map(|(_, cells)| cells.clone())
                 .collect();
-            houses.push(House {
-                kind: HouseKind::Box,
-                index,
-                cells,
-            });
-        }
-        for index in 0..size {
-            let cells = (0..size).map(|col| index * size + col).collect();
-            houses.push(House {
-                kind: HouseKind::Row,
-                index,
-                cells,
-            });
-        }
-        for index in 0..size {
-            let cells = (0..size).map(|row| row * size + index).collect();
-            houses.push(House {
-                kind: HouseKind::Column,
-                index,
-                cells,
-            });
+            add(kind, lists, &mut houses);
         }
         let cells = size * size;
-        let mut cell_houses = vec![[0; 3]; cells];
+        let mut cell_houses = vec![[NO_HOUSE; 3]; cells];
         let mut position_in = vec![[0; 3]; cells];
-        for (house_index, house) in houses.iter().enumerate() {
-            let kind = house.kind as usize;
+        for (house_index, house) in houses
+            .iter()
+            .enumerate()
+            .take(ranges[HouseKind::Column as usize].end)
+        {
+            let kind = match house.kind {
+                HouseKind::Row => 1,
+                HouseKind::Column => 2,
+                _ => 0,
+            };
             for (position, &cell) in house.cells.iter().enumerate() {
                 cell_houses[cell][kind] = house_index;
                 position_in[cell][kind] = position;
             }
         }
+        let more_peers = !extra.is_empty() || !moves.is_empty();
+        let mut seen = vec![vec![false; cells]; cells];
+        for house in &houses {
+            for &a in &house.cells {
+                for &b in &house.cells {
+                    seen[a][b] = true;
+                }
+            }
+        }
+        // Each move is taken both ways, so each cell marks all the cells it sees.
+        for (cell, sees) in seen.iter_mut().enumerate() {
+            let (row, col) = ((cell / size) as isize, (cell % size) as isize);
+            for &(down, right) in moves {
+                for (r, c) in [(row + down, col + right), (row - down, col - right)] {
+                    if (0..size as isize).contains(&r) && (0..size as isize).contains(&c) {
+                        sees[r as usize * size + c as usize] = true;
+                    }
+                }
+            }
+        }
         let peers = (0..cells)
             .map(|cell| {
                 (0..cells)
-                    .filter(|&other| {
-                        other != cell
-                            && (0..3)
-                                .any(|kind| cell_houses[other][kind] == cell_houses[cell][kind])
-                    })
+                    .filter(|&other| other != cell && seen[cell][other])
                     .collect()
             })
             .collect();
         Geometry {
             size,
-            box_side,
+            box_side: 0,
             houses,
+            ranges,
             cell_houses,
             peers,
             position_in,
+            more_peers,
         }
+    }
+
+    /// The geometry of a variant puzzle (see the module docs).
+    pub fn of_puzzle(puzzle: &crate::variant::Puzzle) -> Arc<Geometry> {
+        use crate::variant::model::{Diagonal, Rule};
+        let size = puzzle.size();
+        let mut regions: std::collections::BTreeMap<usize, Vec<Cell>> = Default::default();
+        for (cell, region) in puzzle.regions().iter().enumerate() {
+            if let Some(region) = region {
+                regions.entry(*region).or_default().push(cell);
+            }
+        }
+        let regions: Vec<Vec<Cell>> = regions.into_values().collect();
+        let mut extra = Vec::new();
+        let mut moves: Vec<(isize, isize)> = Vec::new();
+        for constraint in puzzle.constraints() {
+            match &constraint.rule {
+                Rule::Diagonal(diagonal) => {
+                    let cells = (0..size)
+                        .map(|i| match diagonal {
+                            Diagonal::Down => i * size + i,
+                            Diagonal::Up => (size - 1 - i) * size + i,
+                        })
+                        .collect::<Vec<Cell>>();
+                    let mut cells = cells;
+                    cells.sort_unstable();
+                    extra.push((HouseKind::Diagonal, cells));
+                }
+                Rule::ExtraRegion(cells) if cells.len() <= size => {
+                    let mut cells: Vec<Cell> = cells
+                        .iter()
+                        .map(|cell| cell.row * size + cell.col)
+                        .collect();
+                    cells.sort_unstable();
+                    extra.push((HouseKind::ExtraRegion, cells));
+                }
+                Rule::DisjointGroups => {
+                    let full: Vec<&Vec<Cell>> = regions
+                        .iter()
+                        .filter(|region| region.len() == size)
+                        .collect();
+                    for place in 0..size {
+                        let mut group: Vec<Cell> =
+                            full.iter().map(|region| region[place]).collect();
+                        group.sort_unstable();
+                        extra.push((HouseKind::DisjointGroup, group));
+                    }
+                }
+                Rule::AntiKnight => moves.extend([(1, 2), (2, 1), (1, -2), (2, -1)]),
+                Rule::AntiKing => moves.extend([(1, 1), (1, -1)]),
+                _ => {}
+            }
+        }
+        Arc::new(Geometry::from_houses(
+            size,
+            HouseKind::Region,
+            regions,
+            extra,
+            &moves,
+        ))
     }
 
     /// The houses of one kind, in index order.
     pub fn houses_of(&self, kind: HouseKind) -> &[House] {
-        let start = kind as usize * self.size;
-        &self.houses[start..start + self.size]
+        &self.houses[self.ranges[kind as usize].clone()]
     }
 
-    /// The house of `kind` that holds `cell`.
-    pub fn house_of(&self, cell: Cell, kind: HouseKind) -> &House {
-        &self.houses[self.cell_houses[cell][kind as usize]]
+    /// The box (or region), row or column of `kind` that holds `cell`, if any.
+    pub fn house_of(&self, cell: Cell, kind: HouseKind) -> Option<&House> {
+        let slot = match kind {
+            HouseKind::Row => 1,
+            HouseKind::Column => 2,
+            _ => 0,
+        };
+        self.houses.get(self.cell_houses[cell][slot])
     }
 
-    /// Whether two cells share a house.
+    /// Whether two cells see each other: they share a house, or a rule makes them.
     pub fn sees(&self, a: Cell, b: Cell) -> bool {
-        a != b && (0..3).any(|kind| self.cell_houses[a][kind] == self.cell_houses[b][kind])
+        if self.more_peers {
+            return self.peers[a].binary_search(&b).is_ok();
+        }
+        a != b
+            && (0..3).any(|kind| {
+                self.cell_houses[a][kind] == self.cell_houses[b][kind]
+                    && self.cell_houses[a][kind] != NO_HOUSE
+            })
     }
 
     /// All digits of an N×N board.
@@ -156,7 +315,7 @@ impl Geometry {
 /// A board: each cell's digit or candidates (see the module docs).
 #[derive(Clone)]
 pub struct Board {
-    geometry: &'static Geometry,
+    geometry: Arc<Geometry>,
     values: Vec<u8>,
     candidates: Vec<Digits>,
 }
@@ -172,7 +331,18 @@ impl Eq for Board {}
 
 impl std::fmt::Debug for Board {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(formatter, "Board({})", self.to_grid().to_symbols())
+        let symbols: String = self
+            .values
+            .iter()
+            .map(|&value| {
+                if value == 0 {
+                    '.'
+                } else {
+                    crate::grid::value_symbol(value)
+                }
+            })
+            .collect();
+        write!(formatter, "Board({symbols})")
     }
 }
 
@@ -180,13 +350,14 @@ impl Board {
     /// The board of `grid`: its digits, and every other digit a cell's peers do not hold
     /// as its candidates (Sudoku Explainer's start: nothing else is deduced).
     pub fn from_grid(grid: &Grid) -> Board {
-        let geometry = Geometry::of(grid.size());
+        let geometry = Arc::clone(Geometry::of(grid.size()));
         let values = grid.cells().to_vec();
         let mut board = Board {
             geometry,
             candidates: vec![0; values.len()],
             values,
         };
+        let geometry = &board.geometry;
         for cell in 0..board.values.len() {
             if board.values[cell] == 0 {
                 let taken = geometry.peers[cell]
@@ -199,9 +370,42 @@ impl Board {
         board
     }
 
+    /// The board of a variant puzzle with the digits `values` (row-major, 0 for an empty
+    /// cell), on the puzzle's [`Geometry`]: every digit its peers do not hold is a
+    /// candidate of an empty cell, or, with `candidates`, the digits given for it.
+    pub fn of_puzzle(
+        geometry: Arc<Geometry>,
+        values: Vec<u8>,
+        candidates: Option<Vec<Digits>>,
+    ) -> Board {
+        let mut board = Board {
+            candidates: vec![0; values.len()],
+            values,
+            geometry,
+        };
+        for cell in 0..board.values.len() {
+            if board.values[cell] == 0 {
+                let taken = board.geometry.peers[cell]
+                    .iter()
+                    .filter(|&&peer| board.values[peer] != 0)
+                    .fold(0, |taken, &peer| taken | bit(board.values[peer]));
+                let given = candidates
+                    .as_ref()
+                    .map_or(board.geometry.all_digits(), |c| c[cell]);
+                board.candidates[cell] = given & !taken;
+            }
+        }
+        board
+    }
+
+    /// The digits, row-major, 0 for an empty cell.
+    pub fn values(&self) -> &[u8] {
+        &self.values
+    }
+
     /// A board with the digits of `grid` and the given candidates for its empty cells.
     pub fn with_candidates(grid: &Grid, candidates: Vec<Digits>) -> Board {
-        let geometry = Geometry::of(grid.size());
+        let geometry = Arc::clone(Geometry::of(grid.size()));
         let values = grid.cells().to_vec();
         let candidates = candidates
             .into_iter()
@@ -216,8 +420,8 @@ impl Board {
     }
 
     /// The board's shape.
-    pub fn geometry(&self) -> &'static Geometry {
-        self.geometry
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
     }
 
     /// N.

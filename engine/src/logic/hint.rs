@@ -40,6 +40,8 @@ pub enum Hint {
     Mistakes(Vec<Mistake>),
     /// The grid is finished and correct.
     Solved,
+    /// No step applies to the player's state (variant puzzles, whose logic never guesses).
+    Stalled,
 }
 
 /// The hint for a player of `puzzle` (its givens, with exactly one solution) who has
@@ -80,7 +82,7 @@ pub fn hint(
     }
     let cancel = &cancel.starting_now();
     let solution = unique_solution(puzzle, cancel)?;
-    let mistakes = mistakes(grid, &solution, marks);
+    let mistakes = mistakes(grid.cells(), solution.cells(), marks);
     if !mistakes.is_empty() {
         return Ok(Hint::Mistakes(mistakes));
     }
@@ -96,14 +98,18 @@ pub fn hint(
     Ok(Hint::Step(Box::new(step)))
 }
 
-/// Where the player's digits differ from the solution, else where their marks lack the
-/// solution's digit.
-fn mistakes(grid: &Grid, solution: &Grid, marks: Option<&[Option<Digits>]>) -> Vec<Mistake> {
-    let wrong: Vec<Mistake> = (0..grid.cells().len())
-        .filter(|&cell| grid.cells()[cell] != 0 && grid.cells()[cell] != solution.cells()[cell])
+/// Where the player's digits (row-major, 0 for an empty cell) differ from the solution,
+/// else where their marks lack the solution's digit.
+pub(super) fn mistakes(
+    grid: &[u8],
+    solution: &[u8],
+    marks: Option<&[Option<Digits>]>,
+) -> Vec<Mistake> {
+    let wrong: Vec<Mistake> = (0..grid.len())
+        .filter(|&cell| grid[cell] != 0 && grid[cell] != solution[cell])
         .map(|cell| Mistake {
             cell,
-            digit: grid.cells()[cell],
+            digit: grid[cell],
             kind: MistakeKind::WrongDigit,
         })
         .collect();
@@ -113,10 +119,10 @@ fn mistakes(grid: &Grid, solution: &Grid, marks: Option<&[Option<Digits>]>) -> V
     let Some(marks) = marks else {
         return Vec::new();
     };
-    (0..grid.cells().len())
-        .filter(|&cell| grid.cells()[cell] == 0)
+    (0..grid.len())
+        .filter(|&cell| grid[cell] == 0)
         .filter_map(|cell| {
-            let digit = solution.cells()[cell];
+            let digit = solution[cell];
             let kept = marks[cell]?;
             (kept & bit(digit) == 0).then_some(Mistake {
                 cell,

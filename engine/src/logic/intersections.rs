@@ -14,12 +14,17 @@ use super::step::{
 use super::technique::Technique;
 
 /// The pairs of house kinds in Sudoku Explainer's scan order: the first kind confines the
-/// digit, the second loses it elsewhere.
-const KIND_PAIRS: [(HouseKind, HouseKind); 4] = [
+/// digit, the second loses it elsewhere; then the same with a variant puzzle's regions,
+/// which a classic board has none of.
+const KIND_PAIRS: [(HouseKind, HouseKind); 8] = [
     (HouseKind::Box, HouseKind::Column),
     (HouseKind::Box, HouseKind::Row),
     (HouseKind::Column, HouseKind::Box),
     (HouseKind::Row, HouseKind::Box),
+    (HouseKind::Region, HouseKind::Column),
+    (HouseKind::Region, HouseKind::Row),
+    (HouseKind::Column, HouseKind::Region),
+    (HouseKind::Row, HouseKind::Region),
 ];
 
 /// The first pointing or claiming that removes a candidate.
@@ -68,8 +73,17 @@ pub fn for_each_lock<'a>(board: &'a Board, mut visit: impl FnMut(Lock<'a>) -> Co
                 // Houses of one kind are disjoint: only the one that holds the first
                 // place can hold them all.
                 let mut cells = ones(positions).map(|position| first.cells[position]);
-                let second = geometry.house_of(cells.next().expect("two places"), second_kind);
-                if !cells.all(|cell| geometry.house_of(cell, second_kind).index == second.index) {
+                let Some(second) = cells
+                    .next()
+                    .and_then(|cell| geometry.house_of(cell, second_kind))
+                else {
+                    continue;
+                };
+                if !cells.all(|cell| {
+                    geometry
+                        .house_of(cell, second_kind)
+                        .is_some_and(|house| house.index == second.index)
+                }) {
                     continue;
                 }
                 let lock = Lock {

@@ -26,6 +26,7 @@ mod strong_links;
 pub(crate) mod subsets;
 pub mod technique;
 mod uniqueness;
+mod variant;
 mod wings;
 
 use thiserror::Error;
@@ -39,6 +40,7 @@ pub use rating::{
     Explanation, Level, MODEL, RATINGS_BELOW_4, Rating, TechniqueUse, explain, may_rate_within,
     rate,
 };
+pub use variant::{VariantExplanation, explain_variant, hint_variant};
 
 /// Why a puzzle could not be rated, explained or hinted.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -61,6 +63,14 @@ pub enum LogicError {
     /// No technique applies to a 9×9 puzzle with one solution (none is known to exist).
     #[error("no technique applies to this puzzle")]
     BeyondTechniques,
+    /// A variant puzzle's rules compile to more than the limit for its size.
+    #[error("the puzzle's rules compile to more than {limit}, the limit for a {size}×{size} grid")]
+    TooManyRules {
+        /// The puzzle's size.
+        size: usize,
+        /// The limit for that size.
+        limit: usize,
+    },
     /// The work was stopped: cancelled, or out of time.
     #[error(transparent)]
     Stopped(#[from] Stopped),

@@ -5,8 +5,17 @@ use super::step::{HouseRef, Placement, Step, cell_name, digit_name, house_name};
 use super::technique::Technique;
 
 /// The house kinds in Sudoku Explainer's scan order for singles and subsets: boxes, then
-/// columns, then rows.
-pub const SCAN_ORDER: [HouseKind; 3] = [HouseKind::Box, HouseKind::Column, HouseKind::Row];
+/// columns, then rows; a variant board's regions stand where boxes do, and the houses of
+/// its rules come last (a classic board has none).
+pub const SCAN_ORDER: [HouseKind; 7] = [
+    HouseKind::Box,
+    HouseKind::Region,
+    HouseKind::Column,
+    HouseKind::Row,
+    HouseKind::Diagonal,
+    HouseKind::ExtraRegion,
+    HouseKind::DisjointGroup,
+];
 
 /// The first full house, else the first hidden single, scanning the houses in
 /// [`SCAN_ORDER`] and the digits in ascending order.
@@ -14,7 +23,9 @@ pub fn hidden_single(board: &Board) -> Option<Step> {
     let geometry = board.geometry();
     for full_houses_only in [true, false] {
         for kind in SCAN_ORDER {
-            for house in geometry.houses_of(kind) {
+            // A house of fewer cells than digits need not hold every digit.
+            let houses = geometry.houses_of(kind).iter();
+            for house in houses.filter(|house| house.cells.len() == board.size()) {
                 let alone = board.empty_count(house) == 1;
                 if alone != full_houses_only {
                     continue;
@@ -25,7 +36,9 @@ pub fn hidden_single(board: &Board) -> Option<Step> {
                         let cell = house.cells[positions.trailing_zeros() as usize];
                         let technique = match (alone, kind) {
                             (true, _) => Technique::FullHouse,
-                            (false, HouseKind::Box) => Technique::HiddenSingleBox,
+                            (false, HouseKind::Box | HouseKind::Region) => {
+                                Technique::HiddenSingleBox
+                            }
                             (false, _) => Technique::HiddenSingleLine,
                         };
                         let house = HouseRef {

@@ -66,6 +66,8 @@ pub struct Step {
     pub chain: Vec<ChainNode>,
     /// One line in the community's notation (`r1c2=5`, `r2c4<>7`, `b7`).
     pub text: String,
+    /// The variant rule whose own logic the step is, as the input named it.
+    pub rule: Option<crate::variant::Origin>,
 }
 
 impl Step {
@@ -80,6 +82,7 @@ impl Step {
             houses: Vec::new(),
             chain: Vec::new(),
             text: String::new(),
+            rule: None,
         }
     }
 
@@ -111,12 +114,16 @@ pub fn cell_name(cell: Cell, size: usize) -> String {
 
 /// A house in `r1`, `c1`, `b1` notation.
 pub fn house_name(house: HouseRef) -> String {
-    let letter = match house.kind {
-        HouseKind::Box => 'b',
-        HouseKind::Row => 'r',
-        HouseKind::Column => 'c',
-    };
-    format!("{letter}{}", house.index + 1)
+    let number = house.index + 1;
+    match house.kind {
+        HouseKind::Box => format!("b{number}"),
+        HouseKind::Row => format!("r{number}"),
+        HouseKind::Column => format!("c{number}"),
+        HouseKind::Region => format!("region {number}"),
+        HouseKind::Diagonal => format!("diagonal {number}"),
+        HouseKind::ExtraRegion => format!("extra region {number}"),
+        HouseKind::DisjointGroup => format!("disjoint group {number}"),
+    }
 }
 
 /// A digit as the grid writes it: `1`-`9`, then `A` for 10 and up.

@@ -33,13 +33,12 @@ pub fn for_each_naked_set<'a>(
     mut visit: impl FnMut(NakedSet<'a>) -> ControlFlow<()>,
 ) {
     let geometry = board.geometry();
-    let size = board.size() as u32;
     for kind in SCAN_ORDER {
         for house in geometry.houses_of(kind) {
             if board.empty_count(house) < 2 * degree as usize {
                 continue;
             }
-            for positions in combinations(degree, size) {
+            for positions in combinations(degree, house.cells.len() as u32) {
                 let Some(digits) = common_tuple(
                     ones(positions).map(|position| board.candidates(house.cells[position])),
                     degree,
@@ -115,7 +114,12 @@ pub fn for_each_hidden_set<'a>(
     let size = board.size() as u32;
     let minimum = if direct { degree } else { 2 * degree } as usize;
     for kind in SCAN_ORDER {
-        for house in geometry.houses_of(kind) {
+        // A house of fewer cells than digits need not hold every digit: no hidden sets.
+        for house in geometry
+            .houses_of(kind)
+            .iter()
+            .filter(|house| house.cells.len() == size as usize)
+        {
             if board.empty_count(house) <= minimum {
                 continue;
             }

@@ -148,6 +148,26 @@ techniques! {
     NestedForcingChain = "nested_forcing_chain", "Nested forcing chains";
     /// On grids other than 9×9, a digit of the solution the techniques do not reach.
     GuessFreeSolutionDigit = "guess_free_solution_digit", "Digit of the solution";
+    /// A killer cage's sets of digits that reach its sum.
+    CageCombinations = "cage_combinations", "Cage combinations";
+    /// The bounds a thermometer, an arrow or a sum line puts on its cells.
+    LineBounds = "line_bounds", "Line bounds";
+    /// Digits that a kropki dot, an X or V, a negative rule or a neighbour rule allows
+    /// beside each other.
+    PairRelations = "pair_relations", "Pair relations";
+    /// The ranges of digits a whisper, renban, between, lockout or other line allows.
+    LineRanges = "line_ranges", "Line ranges";
+    /// The sums and counts of a little killer, sandwich, x-sum or skyscraper clue.
+    OutsideSums = "outside_sums", "Outside clue sums";
+    /// Cells that indexers, clones and palindromes tie together.
+    LinkedCells = "linked_cells", "Linked cells";
+    /// The digits an odd, even, candidates or quadruple clue allows.
+    CellClues = "cell_clues", "Cell clues";
+    /// Every candidate of a cell, placed and propagated one step of every rule deep,
+    /// removes the same candidate elsewhere.
+    CellForcing = "cell_forcing", "Cell forcing";
+    /// A candidate that, placed and propagated one step of every rule deep, breaks a rule.
+    Contradiction = "contradiction", "Contradiction";
 }
 
 impl fmt::Display for Technique {

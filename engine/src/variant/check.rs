@@ -5,6 +5,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 use super::constraints::{Drawn, VariantError, compile_rule, compiled_limit};
+use super::deduce::settle;
 use super::model::{Cell, Origin, Puzzle, Rule};
 use super::propagate::{Context, Mask, Propagator};
 use super::search::given_masks;
@@ -113,29 +114,13 @@ fn failing(
     cancellation: &Cancellation,
 ) -> Result<Option<Vec<usize>>, VariantError> {
     let mut masks = masks.to_vec();
-    let mut changed = true;
-    while changed {
-        if cancellation.is_cancelled() {
-            return Err(VariantError::Stopped);
-        }
-        changed = false;
-        for propagator in propagators {
-            let cells = propagator.cells();
-            let before: Vec<Mask> = cells.iter().map(|&cell| masks[cell]).collect();
-            let result = propagator.propagate(&mut masks);
-            if result.is_err() || cells.iter().any(|&cell| masks[cell] == 0) {
-                let mut cells = cells.to_vec();
-                cells.sort_unstable();
-                cells.dedup();
-                return Ok(Some(cells));
-            }
-            changed |= cells
-                .iter()
-                .zip(&before)
-                .any(|(&cell, &mask)| masks[cell] != mask);
-        }
-    }
-    Ok(None)
+    let failed = settle(propagators, &mut masks, cancellation)?;
+    Ok(failed.map(|index| {
+        let mut cells = propagators[index].cells().to_vec();
+        cells.sort_unstable();
+        cells.dedup();
+        cells
+    }))
 }
 
 #[cfg(test)]

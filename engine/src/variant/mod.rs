@@ -8,6 +8,7 @@
 
 mod check;
 mod constraints;
+pub(crate) mod deduce;
 mod forms;
 pub mod lz_string;
 pub mod model;
@@ -20,6 +21,7 @@ mod tests;
 mod write;
 
 pub use check::{Broken, check};
+pub(crate) use constraints::compile;
 pub use constraints::{VariantError, compiled_limit};
 pub use model::{Cell, Constraint, ModelError, Origin, Puzzle, Rule};
 pub use read::{VariantInputError, parse_fpuzzles, parse_fpuzzles_value, parse_native};

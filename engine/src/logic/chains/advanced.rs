@@ -193,7 +193,9 @@ fn rule_parents(
                             }
                         }
                         Some(Cause::House(kind)) => {
-                            for &other in &geometry.house_of(cell, kind).cells {
+                            for &other in
+                                geometry.house_of(cell, kind).map_or(&[][..], |h| &h.cells)
+                            {
                                 add(other, digit);
                             }
                         }
