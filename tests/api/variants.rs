@@ -265,22 +265,86 @@ async fn bad_variant_input_gets_a_clear_error_with_its_path() {
 }
 
 #[tokio::test]
-async fn the_logic_and_generation_refuse_variant_input_for_now() {
+async fn ratings_and_generation_refuse_variant_input_for_now() {
     let app = app();
     let puzzle = corpus()[0]["puzzle"].clone();
-    let grid = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
     for (path, body) in [
         ("/rate", json!({ "fpuzzles": puzzle })),
-        (
-            "/explain",
-            json!({ "grid": grid, "rules": [{ "kind": "anti_knight" }] }),
-        ),
-        ("/hint", json!({ "fpuzzles": puzzle, "grid": grid })),
         ("/generate", json!({ "rules": [{ "kind": "anti_king" }] })),
     ] {
         let answer = post_json(&app, path, &body).await;
         answer.problem(StatusCode::UNPROCESSABLE_ENTITY, "unsupported_rules");
     }
+}
+
+/// Every corpus puzzle is explained (to its published solution, or stalled with the
+/// candidates left), and hinted from its givens: a step whose placements are the
+/// solution's and whose eliminations spare it; with a wrong digit placed, the hint names
+/// that digit as the mistake.
+#[tokio::test]
+async fn every_corpus_puzzle_is_explained_and_hinted() {
+    let app = app();
+    let mut solved = 0;
+    for entry in corpus() {
+        let title = &entry["title"];
+        let solution: Vec<u32> = entry["solution"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .map(|c| c.to_digit(36).unwrap())
+            .collect();
+        let body = json!({ "fpuzzles": entry["puzzle"] });
+        let answer = post_json(&app, "/explain", &body).await;
+        assert_eq!(answer.status, StatusCode::OK, "{title}: {}", answer.text());
+        let answer = answer.json();
+        assert_eq!(answer["solution"], entry["solution"], "{title}");
+        match answer["stalled"].as_bool() {
+            Some(true) => assert!(answer["candidates"].is_array(), "{title}"),
+            _ => solved += 1,
+        }
+        let puzzle = variant::parse_fpuzzles(entry["puzzle"].as_str().unwrap()).unwrap();
+        let size = puzzle.size();
+        let givens: String = puzzle
+            .givens()
+            .iter()
+            .map(|given| given.map_or('.', |digit| char::from_digit(u32::from(digit), 36).unwrap()))
+            .collect();
+        let body = json!({ "fpuzzles": entry["puzzle"], "grid": givens });
+        let hint = post_json(&app, "/hint", &body).await;
+        assert_eq!(hint.status, StatusCode::OK, "{title}: {}", hint.text());
+        let hint = hint.json();
+        if let Some(step) = hint.get("step") {
+            for placement in step["placements"].as_array().unwrap() {
+                let cell = placement["row"].as_u64().unwrap() as usize * size
+                    + placement["col"].as_u64().unwrap() as usize;
+                assert_eq!(placement["digit"], solution[cell], "{title}: {step}");
+            }
+            for elimination in step["eliminations"].as_array().unwrap() {
+                let cell = elimination["row"].as_u64().unwrap() as usize * size
+                    + elimination["col"].as_u64().unwrap() as usize;
+                let digits = elimination["digits"].as_array().unwrap();
+                assert!(!digits.contains(&json!(solution[cell])), "{title}: {step}");
+            }
+        } else {
+            assert_eq!(hint["stalled"], true, "{title}: {hint}");
+        }
+        let open = givens.find('.').unwrap();
+        let wrong = (solution[open] % size as u32) + 1;
+        let mut mistaken = givens.clone();
+        mistaken.replace_range(
+            open..=open,
+            &char::from_digit(wrong, 36).unwrap().to_string(),
+        );
+        let body = json!({ "fpuzzles": entry["puzzle"], "grid": mistaken });
+        let hint = post_json(&app, "/hint", &body).await.json();
+        let mistakes = hint["mistakes"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{title}: {hint}"));
+        assert_eq!(mistakes.len(), 1, "{title}: {hint}");
+        assert_eq!(mistakes[0]["kind"], "wrong_digit");
+        assert_eq!(mistakes[0]["digit"], wrong);
+    }
+    assert!(solved >= 40, "only {solved} paths ended solved");
 }
 
 /// A small deterministic generator (xorshift), so that a failure can be replayed.
@@ -488,7 +552,8 @@ fn repeated(random: &mut Random, mut body: Value) -> Value {
 
 /// Fuzzed f-puzzles documents (mutations of the corpus) and native rule sets, some with a
 /// rule repeated hundreds of times, get 200, a 4xx, or a 503 at their time limit, on
-/// `/solve`, `/validate` and their batches: never a 500, a panic or a hang past the limit.
+/// `/solve`, `/validate`, their batches, `/explain` and `/hint`: never a 500, a panic or a
+/// hang past the limit.
 #[tokio::test]
 async fn fuzzed_documents_and_rule_sets_never_get_a_500() {
     let app = app();

@@ -17,7 +17,7 @@ mod propagation;
 mod read;
 mod search;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod write;
 
 pub use check::{Broken, check};

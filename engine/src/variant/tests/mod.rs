@@ -457,3 +457,71 @@ fn random_puzzles_are_written_and_read_back_as_they_were() {
         assert_eq!(serde_json::to_value(&puzzle).unwrap(), native);
     }
 }
+
+/// Fails unless every step of `steps` is true of `solution`: it places the solution's
+/// digits and removes none of them; and unless a path that ends placed every open
+/// cell of `puzzle` by some step.
+pub(crate) fn assert_sound(
+    puzzle: &Puzzle,
+    explanation: &crate::logic::VariantExplanation,
+    context: &str,
+) {
+    let solution = &explanation.solution;
+    let mut placed: Vec<bool> = puzzle.givens().iter().map(Option::is_some).collect();
+    for step in &explanation.steps {
+        for placement in &step.placements {
+            assert_eq!(
+                solution[placement.cell], placement.digit,
+                "{context}: {}",
+                step.text
+            );
+            placed[placement.cell] = true;
+        }
+        for elimination in &step.eliminations {
+            let digit = solution[elimination.cell];
+            assert_eq!(
+                elimination.digits & (1 << (digit - 1)),
+                0,
+                "{context}: {}",
+                step.text
+            );
+        }
+    }
+    if explanation.stalled.is_none() {
+        assert!(
+            placed.iter().all(|&placed| placed),
+            "{context}: a cell never placed"
+        );
+    }
+}
+
+/// Every step of the path of random small puzzles with one solution is true of it, and
+/// a path that ends places every cell.
+#[test]
+fn random_paths_are_sound() {
+    let boxes = box_regions(4, 2, 2);
+    let grids = all_grids(4, Some(&boxes));
+    let mut random = Random::new(4343);
+    let mut explained = 0;
+    for round in 0..10_000 {
+        let source = &grids[random.below(grids.len())];
+        let mut givens = vec![None; 16];
+        for _ in 0..random.below(10) {
+            let cell = random.below(16);
+            givens[cell] = Some(source[cell]);
+        }
+        let constraints = (0..random.between(1, 4))
+            .map(|index| constraint(index, random_rule(&mut random, 4, source)))
+            .collect();
+        let puzzle = puzzle(4, givens, boxes.clone(), constraints);
+        let solutions = grids.iter().filter(|grid| keeps(&puzzle, grid)).count();
+        if solutions != 1 {
+            continue;
+        }
+        let explanation = crate::logic::explain_variant(&puzzle, &Cancellation::none())
+            .expect("a puzzle with one solution is explained");
+        assert_sound(&puzzle, &explanation, &format!("round {round}: {puzzle:?}"));
+        explained += 1;
+    }
+    assert!(explained > 400, "only {explained} puzzles had one solution");
+}
