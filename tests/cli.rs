@@ -990,3 +990,32 @@ fn solve_answers_a_file_of_variant_puzzles_in_order_with_their_published_solutio
         broken.stdout
     );
 }
+
+#[test]
+fn explain_reads_a_variant_puzzle_as_solve_does() {
+    let entries: serde_json::Value =
+        serde_json::from_str(&read_data("variants/puzzles-ci.json")).unwrap();
+    let entry = entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|entry| entry["title"] == "Aug 9, 2022: Irregular Sudoku")
+        .unwrap();
+    let link = format!(
+        "https://sudokupad.app/fpuzzles{}\n",
+        entry["puzzle"].as_str().unwrap()
+    );
+    let explained = run(&["explain"], &link);
+    assert!(explained.success, "{}", explained.stderr);
+    let solution = format!("solution {}", entry["solution"].as_str().unwrap());
+    assert_eq!(explained.stdout.lines().last(), Some(solution.as_str()));
+    assert!(
+        explained.stdout.contains("in region"),
+        "{}",
+        explained.stdout
+    );
+    let json = run(&["explain", "--json"], &link);
+    let answer: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(answer["solution"], entry["solution"]);
+    assert!(answer["steps"].as_array().unwrap().len() > 10);
+}

@@ -11,13 +11,16 @@ use serde_json::json;
 
 use super::batch::{self, Tally};
 use super::{InputArgs, MAX_THREADS, NO_PUZZLES, Status, lines_status, worker_threads};
-use crate::answers::{GridOutput, explain_response, logic_error_code, rate_response};
-use sudoku_engine::grid::{Grid, GridError};
+use crate::answers::{
+    GridOutput, explain_response, logic_error_code, rate_response, variant_explain_response,
+};
+use sudoku_engine::grid::{Grid, GridError, value_symbol};
 use sudoku_engine::logic::step::round_rating;
 use sudoku_engine::logic::technique::Technique;
 use sudoku_engine::logic::{self, LogicError, Rating};
 use sudoku_engine::solver::Cancellation;
 use sudoku_engine::text_format::{self, Layout};
+use sudoku_engine::variant;
 
 /// Flags of `sudoku-service rate`.
 #[derive(Debug, Clone, Args)]
@@ -230,6 +233,60 @@ fn summary(tally: &Tally, elapsed: Duration) -> String {
     )
 }
 
+/// Explains the variant puzzle of the first line of `input` (an f-puzzles document or
+/// link, as `solve` reads them): its steps on `out`, for people or as JSON, and where it
+/// stalls, how many candidates are left.
+fn explain_variant(
+    args: &ExplainArgs,
+    input: &str,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<Status> {
+    let line = text_format::numbered_content_lines(input)
+        .next()
+        .map_or("", |(_, line)| line);
+    let puzzle = match variant::parse_fpuzzles(line) {
+        Ok(puzzle) => puzzle,
+        Err(error) => {
+            writeln!(err, "error: {error}")?;
+            return Ok(Status::Failure);
+        }
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let explanation = match logic::explain_variant(&puzzle, &cancellation(args.timeout_ms, stop)) {
+        Ok(explanation) => explanation,
+        Err(error) => {
+            let message = error_text(&error, args.timeout_ms);
+            writeln!(err, "error: {message}")?;
+            if args.json {
+                let code = logic_error_code(&error);
+                writeln!(out, "{}", json!({ "error": message, "code": code }))?;
+            }
+            return Ok(Status::Failure);
+        }
+    };
+    let symbols: String = explanation
+        .solution
+        .iter()
+        .map(|&digit| value_symbol(digit))
+        .collect();
+    if args.json {
+        let body =
+            variant_explain_response(&explanation, GridOutput::Symbols(symbols), puzzle.size());
+        writeln!(out, "{}", serde_json::to_string(&body).expect("JSON"))?;
+        return Ok(Status::Success);
+    }
+    for (number, step) in explanation.steps.iter().enumerate() {
+        writeln!(out, "{:>3}. {}", number + 1, step.text)?;
+    }
+    if let Some(candidates) = &explanation.stalled {
+        let left: u32 = candidates.iter().map(|digits| digits.count_ones()).sum();
+        writeln!(out, "stalled: no step applies; {left} candidates left")?;
+    }
+    writeln!(out, "solution {symbols}")?;
+    Ok(Status::Success)
+}
+
 /// Explains the one puzzle of `input` (a line, or a block): its steps on `out`,
 /// for people or as JSON.
 pub fn explain(
@@ -238,6 +295,9 @@ pub fn explain(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<Status> {
+    if super::variant::holds_variants(input) {
+        return explain_variant(args, input, out, err);
+    }
     let explained = one_puzzle(input).and_then(|puzzle| {
         let stop = Arc::new(AtomicBool::new(false));
         logic::explain(&puzzle, &cancellation(args.timeout_ms, stop)).map_err(|error| {
