@@ -24,8 +24,13 @@ the peer does not answer with our times for them. A published solution known to 
 (see tests/data/variants/README.md) is replaced by the puzzle's only solution. Progress
 goes to stderr, the table to stdout.
 
+With --logic it compares the logical solves instead: ours is `POST /explain` per puzzle
+(solved, or stalled), the peer's its logicalSolve() (`run-peer.sh --ops logic`), each with
+a limit of 30 s; the table counts the puzzles each solves, those the peer solves that we
+solve too, and our total time over them against the peer's.
+
 usage: benches/service/variants_vs_peer.py --peer PATH/run-peer.sh [--bin PATH] [--no-build]
-                                           [--reps N] [--file NAME ...]
+                                           [--reps N] [--file NAME ...] [--logic]
 """
 
 import argparse
@@ -127,6 +132,46 @@ def peer(script, path, reps):
     }
 
 
+def logic(args, name, puzzles):
+    """Our explanations against the peer's logical solves on the puzzles of `name`."""
+    limit = 30000
+    path = os.path.join(DATA, name)
+    attack.log("peer logic", name)
+    run = subprocess.run([args.peer, path, "--reps", str(args.reps), "--ops", "logic",
+                          "--timeout", str(limit)], capture_output=True, text=True, check=True)
+    lines = run.stdout.strip().splitlines()
+    header = lines[0].split("\t")
+    theirs = [dict(zip(header, line.split("\t"))) for line in lines[1:]]
+    server = attack.Server(args.bin, "service", env={"SOLVE_TIMEOUT_MS": str(limit)})
+    mine = []
+    try:
+        attack.log("service logic", name)
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=2 * limit / 1000)
+        for entry in puzzles:
+            body = json.dumps({"fpuzzles": entry["puzzle"]})
+            runs = []
+            for _ in range(args.reps):
+                started = time.perf_counter()
+                connection.request("POST", "/explain", body, {"content-type": "application/json"})
+                response = connection.getresponse()
+                answer = response.read()
+                runs.append((time.perf_counter() - started) * 1000)
+            solved = response.status == 200 and not json.loads(answer).get("stalled")
+            mine.append((solved, statistics.median(runs), response.status))
+    finally:
+        server.stop()
+    peer_solved = [row["logic_status"] == "solved" for row in theirs]
+    both = [i for i, solved in enumerate(peer_solved) if solved and mine[i][0]]
+    ours_ms = sum(mine[i][1] for i in both)
+    peer_ms = sum(float(theirs[i]["logic_ms"]) for i in both)
+    ours_solved = sum(1 for solved, _, _ in mine if solved)
+    print(f"| {name} ({len(puzzles)} puzzles) | {ours_solved} | {sum(peer_solved)} | "
+          f"{len(both)} of {sum(peer_solved)} | {ours_ms:.1f} | {peer_ms:.1f} | "
+          f"{ours_ms / peer_ms if peer_ms else float('nan'):.3f} | "
+          f"{sum(1 for _, _, status in mine if status != 200)} |")
+    sys.stdout.flush()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--peer", required=True, help="the peer's run-peer.sh")
@@ -134,9 +179,17 @@ def main():
     parser.add_argument("--no-build", action="store_true")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--file", action="append", choices=FILES)
+    parser.add_argument("--logic", action="store_true", help="compare logical solves")
     args = parser.parse_args()
     if not args.no_build:
         subprocess.run(["cargo", "build", "--release", "--locked"], cwd=attack.ROOT, check=True)
+    if args.logic:
+        print("| file | we solve | the peer solves | of the peer's, we solve | our ms on those | "
+              "peer ms on those | ours ÷ peer | our answers not 200 |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for name in args.file or FILES:
+            logic(args, name, entries(os.path.join(DATA, name)))
+        return
     print("| file | operation | ours total ms | peer total ms | ours ÷ peer | furthest behind "
           "the peer (ours − peer) | our slowest solve + uniqueness | beyond the peer |")
     print("| --- | --- | ---: | ---: | ---: | --- | ---: | --- |")

@@ -375,34 +375,20 @@ fn forcing_step(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::tests::assert_sound;
+    use crate::variant::tests::{assert_sound, published_puzzles};
 
     /// Every step of every published puzzle's path is true of its solution.
     #[test]
     fn every_step_of_every_published_path_is_sound() {
-        let files = [
-            "puzzles-ci.json",
-            "lubaf-coloring-book.json",
-            "puzzles-heldout.json",
-        ];
         let mut solved = 0;
-        for name in files {
-            let path = format!(
-                "{}/../tests/data/variants/{name}",
-                env!("CARGO_MANIFEST_DIR")
-            );
-            let text = std::fs::read_to_string(path).expect("the corpus is readable");
-            let entries: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
-            for entry in entries.iter().filter(|entry| entry["puzzle"].is_string()) {
-                let puzzle = variant::parse_fpuzzles(entry["puzzle"].as_str().unwrap()).unwrap();
-                // Two of the held-out puzzles take seconds to prove unique: skipped.
-                let limit = Cancellation::none().with_time_limit(std::time::Duration::from_secs(3));
-                let Ok(explanation) = explain_variant(&puzzle, &limit) else {
-                    continue;
-                };
-                assert_sound(&puzzle, &explanation, entry["title"].as_str().unwrap());
-                solved += usize::from(explanation.stalled.is_none());
-            }
+        for (title, puzzle) in published_puzzles() {
+            // Two of the held-out puzzles take seconds to prove unique: skipped.
+            let limit = Cancellation::none().with_time_limit(std::time::Duration::from_secs(3));
+            let Ok(explanation) = explain_variant(&puzzle, &limit) else {
+                continue;
+            };
+            assert_sound(&puzzle, &explanation, &title);
+            solved += usize::from(explanation.stalled.is_none());
         }
         assert!(solved >= 75, "only {solved} paths end solved");
     }

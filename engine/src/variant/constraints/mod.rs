@@ -200,35 +200,17 @@ pub(crate) fn compile_rule(rule: &Rule, context: &Context) -> Vec<Box<dyn Propag
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::parse_fpuzzles;
+    use crate::variant::tests::published_puzzles;
 
     /// The limit leaves room for far heavier rule sets than published puzzles use: every
     /// puzzle of the corpus and of the held-out set weighs under a tenth of it.
     #[test]
     fn published_puzzles_weigh_a_small_part_of_the_limit() {
-        let files = [
-            "puzzles-ci.json",
-            "lubaf-coloring-book.json",
-            "puzzles-heldout.json",
-        ];
-        for name in files {
-            let path = format!(
-                "{}/../tests/data/variants/{name}",
-                env!("CARGO_MANIFEST_DIR")
-            );
-            let text = std::fs::read_to_string(path).expect("the corpus is readable");
-            let entries: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
-            for entry in entries.iter().filter(|entry| entry["puzzle"].is_string()) {
-                let puzzle = parse_fpuzzles(entry["puzzle"].as_str().unwrap()).unwrap();
-                let compiled = compile(&puzzle, &Cancellation::none()).unwrap();
-                let weight: usize = compiled.iter().map(|p| p.weight()).sum();
-                let limit = compiled_limit(puzzle.size());
-                assert!(
-                    weight * 10 <= limit,
-                    "{}: {weight} of {limit}",
-                    entry["title"]
-                );
-            }
+        for (title, puzzle) in published_puzzles() {
+            let compiled = compile(&puzzle, &Cancellation::none()).unwrap();
+            let weight: usize = compiled.iter().map(|p| p.weight()).sum();
+            let limit = compiled_limit(puzzle.size());
+            assert!(weight * 10 <= limit, "{title}: {weight} of {limit}");
         }
     }
 }

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::link::document_text;
-use super::{FieldNames, Reader, VariantInputError, list, malformed};
+use super::{FieldNames, Fields, Reader, VariantInputError, list, malformed};
 use crate::variant::forms::{self, LINES, NEGATIVES};
 use crate::variant::model::{Cell, Diagonal, Direction, Indexer, Outside, Puzzle, Relation, Rule};
 
@@ -256,11 +256,11 @@ fn read_field(reader: &mut Reader, name: &str, value: &Value) -> Result<(), Vari
         let entry = entry
             .as_object()
             .ok_or_else(|| malformed(&path, "a constraint is an object"))?;
-        let entry = Entry {
+        let entry = Entry(Fields {
             fields: entry,
             path: &path,
             size: reader.size,
-        };
+        });
         let rule = match line {
             Some(line) => {
                 let kind = forms::line_kind(line, entry.optional_value()?, reader.size);
@@ -284,25 +284,17 @@ fn read_field(reader: &mut Reader, name: &str, value: &Value) -> Result<(), Vari
 }
 
 /// One entry of an array of constraints, read with its path.
-struct Entry<'a> {
-    fields: &'a Map<String, Value>,
-    path: &'a str,
-    size: usize,
+struct Entry<'a>(Fields<'a>);
+
+impl<'a> std::ops::Deref for Entry<'a> {
+    type Target = Fields<'a>;
+
+    fn deref(&self) -> &Fields<'a> {
+        &self.0
+    }
 }
 
 impl Entry<'_> {
-    fn path_of(&self, key: &str) -> String {
-        format!("{}.{key}", self.path)
-    }
-
-    /// A field that is there and not `null`.
-    fn get(&self, key: &str) -> Result<&Value, VariantInputError> {
-        self.fields
-            .get(key)
-            .filter(|value| !value.is_null())
-            .ok_or_else(|| malformed(&self.path_of(key), "missing"))
-    }
-
     fn cells(&self, key: &str) -> Result<Vec<Cell>, VariantInputError> {
         let expected = "a list of cells such as [\"R1C1\", \"R1C2\"]";
         list(self.get(key)?, &self.path_of(key), expected, cell)

@@ -8,7 +8,7 @@ mod fpuzzles;
 mod link;
 mod native;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use thiserror::Error;
 
 use super::model::{Constraint, ModelError, Origin, Place, Puzzle, Rule};
@@ -90,6 +90,28 @@ fn list<T>(
         .enumerate()
         .map(|(index, value)| item(value, &format!("{path}[{index}]")))
         .collect()
+}
+
+/// The fields of one JSON object of a rule, read with their paths.
+struct Fields<'a> {
+    fields: &'a Map<String, Value>,
+    path: &'a str,
+    size: usize,
+}
+
+impl Fields<'_> {
+    /// The path of the field `key`.
+    fn path_of(&self, key: &str) -> String {
+        format!("{}.{key}", self.path)
+    }
+
+    /// A field that is there and not `null`.
+    fn get(&self, key: &str) -> Result<&Value, VariantInputError> {
+        self.fields
+            .get(key)
+            .filter(|value| !value.is_null())
+            .ok_or_else(|| malformed(&self.path_of(key), "missing"))
+    }
 }
 
 /// How an input form names a rule's fields: the model's name of a field (`"cells"`,

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{FieldNames, Reader, VariantInputError, list, malformed};
+use super::{FieldNames, Fields, Reader, VariantInputError, list, malformed};
 use crate::grid::is_symbol_of;
 use crate::variant::forms::{self, LINES, NEGATIVES};
 use crate::variant::model::{Cell, Diagonal, Direction, Indexer, Outside, Puzzle, Relation, Rule};
@@ -110,11 +110,11 @@ pub fn parse_native(grid: &str, rules: &Value) -> Result<Puzzle, VariantInputErr
                 format!("a `{kind}` rule has no field `{unknown}`"),
             ));
         }
-        let fields = Fields {
+        let fields = RuleFields(Fields {
             fields,
             path: &path,
             size,
-        };
+        });
         if kind == "regions" {
             read_regions(&mut reader, &fields)?;
             regions_path = fields.path_of("layout");
@@ -130,25 +130,17 @@ pub fn parse_native(grid: &str, rules: &Value) -> Result<Puzzle, VariantInputErr
 }
 
 /// The fields of one native rule object, read with their paths.
-struct Fields<'a> {
-    fields: &'a Map<String, Value>,
-    path: &'a str,
-    size: usize,
+struct RuleFields<'a>(Fields<'a>);
+
+impl<'a> std::ops::Deref for RuleFields<'a> {
+    type Target = Fields<'a>;
+
+    fn deref(&self) -> &Fields<'a> {
+        &self.0
+    }
 }
 
-impl Fields<'_> {
-    fn path_of(&self, key: &str) -> String {
-        format!("{}.{key}", self.path)
-    }
-
-    /// A field that is there and not `null`.
-    fn get(&self, key: &str) -> Result<&Value, VariantInputError> {
-        self.fields
-            .get(key)
-            .filter(|value| !value.is_null())
-            .ok_or_else(|| malformed(&self.path_of(key), "missing"))
-    }
-
+impl RuleFields<'_> {
     /// Whether a field is absent or `null`.
     fn absent(&self, key: &str) -> bool {
         self.fields.get(key).is_none_or(Value::is_null)
@@ -240,7 +232,7 @@ impl Fields<'_> {
 }
 
 /// The regions of a `regions` rule.
-fn read_regions(reader: &mut Reader, fields: &Fields) -> Result<(), VariantInputError> {
+fn read_regions(reader: &mut Reader, fields: &RuleFields) -> Result<(), VariantInputError> {
     let size = reader.size;
     let layout_path = fields.path_of("layout");
     let layout = fields
@@ -280,7 +272,7 @@ fn read_regions(reader: &mut Reader, fields: &Fields) -> Result<(), VariantInput
 }
 
 /// The rule of one native rule object of `kind` (not a line kind, not `regions`).
-fn read_rule(kind: &str, fields: &Fields) -> Result<Rule, VariantInputError> {
+fn read_rule(kind: &str, fields: &RuleFields) -> Result<Rule, VariantInputError> {
     Ok(match kind {
         "diagonal" => Rule::Diagonal(fields.choice(
             "direction",

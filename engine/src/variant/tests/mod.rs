@@ -525,3 +525,28 @@ fn random_paths_are_sound() {
     }
     assert!(explained > 400, "only {explained} puzzles had one solution");
 }
+
+/// The published puzzles of `tests/data/variants/` (the corpus and the held-out set),
+/// each with its title.
+pub(crate) fn published_puzzles() -> Vec<(String, Puzzle)> {
+    let files = [
+        "puzzles-ci.json",
+        "lubaf-coloring-book.json",
+        "puzzles-heldout.json",
+    ];
+    let mut puzzles = Vec::new();
+    for name in files {
+        let path = format!(
+            "{}/../tests/data/variants/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(path).expect("the corpus is readable");
+        let entries: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
+        for entry in entries.iter().filter(|entry| entry["puzzle"].is_string()) {
+            let puzzle = crate::variant::parse_fpuzzles(entry["puzzle"].as_str().unwrap());
+            let title = entry["title"].as_str().unwrap_or_default().to_owned();
+            puzzles.push((title, puzzle.expect("a published puzzle is read")));
+        }
+    }
+    puzzles
+}
