@@ -1,6 +1,7 @@
 //! The propagators run to a fixed point: a queue of the propagators that read a narrowed
 //! cell, and the implications that probing the root learned, replayed whenever a cell is
-//! left with one digit.
+//! left with one digit. Each contradiction a propagator finds is counted on the cells it
+//! reads, for the search to branch where the conflicts are.
 
 use super::propagate::{Mask, Propagator};
 
@@ -23,6 +24,10 @@ pub(super) struct Propagation<'a> {
     /// Cells narrowed to one digit whose implications are still to apply.
     placed: Vec<usize>,
     size: usize,
+    /// For each cell, one plus the number of propagators that read it, plus the
+    /// contradictions each of them found: where the conflicts are, for the search to
+    /// branch there first.
+    pub(super) conflicts: Vec<u32>,
 }
 
 impl<'a> Propagation<'a> {
@@ -50,7 +55,12 @@ impl<'a> Propagation<'a> {
             .map(|p| p.cells().len())
             .max()
             .unwrap_or(0);
+        let conflicts = watch_start
+            .windows(2)
+            .map(|range| (range[1] - range[0]) as u32 + 1)
+            .collect();
         Propagation {
+            conflicts,
             propagators,
             watch_start,
             watchers,
@@ -157,6 +167,9 @@ impl<'a> Propagation<'a> {
                 }
             }
             if !consistent {
+                for &cell in cells {
+                    self.conflicts[cell] = self.conflicts[cell].saturating_add(1);
+                }
                 self.placed.clear();
                 while self.pop().is_some() {}
                 return false;
