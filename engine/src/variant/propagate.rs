@@ -51,6 +51,12 @@ pub(crate) trait Propagator: Debug + Send + Sync {
         self.cells().len()
     }
 
+    /// Whether one call always leaves nothing for a second one to narrow: then the search
+    /// does not run it again for the masks it narrowed itself.
+    fn idempotent(&self) -> bool {
+        false
+    }
+
     /// Removes digits that cannot satisfy the rule. `masks` holds every cell of the grid,
     /// row-major; an empty mask is left for the search to see, or reported as a
     /// contradiction.

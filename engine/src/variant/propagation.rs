@@ -78,7 +78,10 @@ impl<'a> Propagation<'a> {
     fn push(&mut self, propagator: u32) {
         if !self.queued[propagator as usize] {
             self.queued[propagator as usize] = true;
-            let slot = (self.head + self.queued_count) % self.queue.len();
+            let mut slot = self.head + self.queued_count;
+            if slot >= self.queue.len() {
+                slot -= self.queue.len();
+            }
             self.queue[slot] = propagator;
             self.queued_count += 1;
         }
@@ -129,7 +132,10 @@ impl<'a> Propagation<'a> {
             return None;
         }
         let propagator = self.queue[self.head] as usize;
-        self.head = (self.head + 1) % self.queue.len();
+        self.head += 1;
+        if self.head == self.queue.len() {
+            self.head = 0;
+        }
         self.queued_count -= 1;
         self.queued[propagator] = false;
         Some(propagator)
@@ -154,6 +160,10 @@ impl<'a> Propagation<'a> {
                 *before = masks[cell];
             }
             let mut consistent = propagator.propagate(masks).is_ok();
+            // One that reaches its own fixed point is not queued again by what it narrowed:
+            // it counts as queued meanwhile.
+            let idempotent = propagator.idempotent();
+            self.queued[index] = idempotent;
             if consistent {
                 for (i, &cell) in cells.iter().enumerate() {
                     let mask = masks[cell];
@@ -165,6 +175,9 @@ impl<'a> Propagation<'a> {
                         self.narrowed(cell, mask);
                     }
                 }
+            }
+            if idempotent {
+                self.queued[index] = false;
             }
             if !consistent {
                 for &cell in cells {

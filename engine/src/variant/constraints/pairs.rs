@@ -76,6 +76,11 @@ impl Propagator for Pair {
         &self.cells
     }
 
+    /// A digit kept in the first cell has a partner kept in the second, and the other way.
+    fn idempotent(&self) -> bool {
+        true
+    }
+
     fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
         let [first, second] = self.cells;
         let second_mask = masks[second] & partners(masks[first], &self.forward);
