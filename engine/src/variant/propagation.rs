@@ -8,8 +8,10 @@ use super::propagate::{Mask, Propagator};
 /// The propagators and the queue that runs them to a fixed point.
 pub(super) struct Propagation<'a> {
     propagators: &'a [Box<dyn Propagator>],
-    /// The propagators reading cell `c` are `watchers[watch_start[c]..watch_start[c + 1]]`.
+    /// The propagators reading cell `c` are `watchers[watch_start[c]..watch_start[c + 1]]`,
+    /// those that a narrowing leaving it open may wake before `open_end[c]`.
     watch_start: Vec<usize>,
+    open_end: Vec<usize>,
     watchers: Vec<u32>,
     /// A ring of queued propagators, each at most once.
     queue: Vec<u32>,
@@ -50,6 +52,18 @@ impl<'a> Propagation<'a> {
                 counts[cell] += 1;
             }
         }
+        // Each cell's watchers woken by any narrowing first, then those woken only when it
+        // is left with one digit.
+        let mut open_end = vec![0; cells];
+        for cell in 0..cells {
+            let range = &mut watchers[watch_start[cell]..watch_start[cell + 1]];
+            range.sort_by_key(|&index| !propagators[index as usize].wakes_on_open());
+            let open = range
+                .iter()
+                .filter(|&&index| propagators[index as usize].wakes_on_open())
+                .count();
+            open_end[cell] = watch_start[cell] + open;
+        }
         let widest = propagators
             .iter()
             .map(|p| p.cells().len())
@@ -63,6 +77,7 @@ impl<'a> Propagation<'a> {
             conflicts,
             propagators,
             watch_start,
+            open_end,
             watchers,
             queue: vec![0; propagators.len()],
             head: 0,
@@ -94,14 +109,20 @@ impl<'a> Propagation<'a> {
         }
     }
 
-    /// Queues the propagators that read `cell`, now narrowed to `mask`, and its
-    /// implications when it holds one digit.
+    /// Queues the propagators that read `cell`, now narrowed to `mask` (those woken only by
+    /// a single digit when it holds one), and its implications when it holds one digit.
     pub(super) fn narrowed(&mut self, cell: usize, mask: Mask) {
         debug_assert_ne!(mask, 0, "an empty cell is a contradiction, not a narrowing");
-        for index in self.watch_start[cell]..self.watch_start[cell + 1] {
+        let open = is_open(mask);
+        let end = if open {
+            self.open_end[cell]
+        } else {
+            self.watch_start[cell + 1]
+        };
+        for index in self.watch_start[cell]..end {
             self.push(self.watchers[index]);
         }
-        if !self.implications.is_empty() && !is_open(mask) {
+        if !self.implications.is_empty() && !open {
             self.placed.push(cell);
         }
     }
