@@ -28,9 +28,11 @@
 //! not held up by it. True candidates probe before anything else: probing is their first
 //! step.
 //!
-//! True candidates: a first search lists solutions up to a budget, each confirming its
-//! digits; then each candidate not yet confirmed (or not yet counted up to the cap) is
-//! fixed and searched for on its own. A refuted candidate leaves the root, which is
+//! True candidates: the count tallies the digits of each solution it finds, and when it
+//! visits every solution (a unique puzzle, say) that tally is the answer. Otherwise a
+//! first search lists solutions up to a budget, each confirming its digits; then each
+//! candidate not yet confirmed (or not yet counted up to the cap) is fixed and searched for
+//! on its own. A refuted candidate leaves the root, which is
 //! propagated again, so the questions after it shrink.
 
 use std::ops::ControlFlow;
@@ -143,14 +145,23 @@ fn solve_compiled(
         Some(_) => u64::MAX,
         None => cells as u64 * GUESSES_PER_CELL_BEFORE_PROBING,
     };
-    let (mut end, mut solution, mut solution_count) = search.count(&root, limit, budget);
+    // True candidates tally the solutions counted: when the count visits every one, they
+    // are the answer, and the puzzle is not searched again. So that a unique puzzle is
+    // visited whole, they count to 2 at least (and report no more than asked).
+    let mut counted = cap.map(|cap| (vec![0; cells * puzzle.size()], cap));
+    let counting = if cap.is_some() { limit.max(2) } else { limit };
+    let (mut end, mut solution, mut solution_count) =
+        search.count(&root, counting, budget, counted.as_mut());
+    if solution_count > limit {
+        (end, solution_count) = (End::Enough, limit);
+    }
     if end == End::OverBudget {
         // Stopped while probing or counting again: what the most complete count found.
         end = End::Stopped;
         match search.probe(&mut root) {
             Ok(false) => return Ok(no_solution),
             Ok(true) => {
-                let again = search.count(&root, limit, u64::MAX);
+                let again = search.count(&root, limit, u64::MAX, None);
                 if again.0 != End::Stopped || again.2 >= solution_count {
                     (end, solution, solution_count) = again;
                 }
@@ -170,10 +181,9 @@ fn solve_compiled(
         guesses: 0,
     };
     if let Some(cap) = cap {
-        let counts = if solution_count == 0 {
-            vec![0; cells * puzzle.size()]
-        } else {
-            search.true_candidates(&mut root, cap)?
+        let counts = match counted {
+            Some((counts, _)) if end == End::Exhausted => counts,
+            _ => search.true_candidates(&mut root, cap)?,
         };
         let per_cell = || counts.chunks_exact(puzzle.size());
         answer.true_candidates = Some(
@@ -203,6 +213,14 @@ fn solve_compiled(
 fn digit(mask: Mask) -> u8 {
     debug_assert_eq!(mask.count_ones(), 1);
     mask.trailing_zeros() as u8 + 1
+}
+
+/// Counts a solution's digit in each cell (at `cell * size + digit - 1`), up to `cap`.
+fn tally(counts: &mut [u32], solution: &[Mask], size: usize, cap: u32) {
+    for (cell, &mask) in solution.iter().enumerate() {
+        let count = &mut counts[cell * size + mask.trailing_zeros() as usize];
+        *count = (*count + 1).min(cap);
+    }
 }
 
 /// The masks of a puzzle's givens: a given holds its digit, an open cell every digit.
@@ -281,13 +299,24 @@ impl<'a> Search<'a> {
     }
 
     /// Counts the solutions below `root` up to `limit`, within `budget` guesses: how the
-    /// search ended, the first solution's digits and the count.
-    fn count(&mut self, root: &[Mask], limit: u64, budget: u64) -> (End, Option<Vec<u8>>, u64) {
+    /// search ended, the first solution's digits and the count. With `counted`, also
+    /// tallies how many put each digit in each cell, up to its cap.
+    fn count(
+        &mut self,
+        root: &[Mask],
+        limit: u64,
+        budget: u64,
+        mut counted: Option<&mut (Vec<u32>, u32)>,
+    ) -> (End, Option<Vec<u8>>, u64) {
+        let size = self.size;
         let mut solution = None;
         let mut count = 0;
         let end = self.run(root, None, budget, &mut |masks| {
             if solution.is_none() {
                 solution = Some(masks.iter().map(|&mask| digit(mask)).collect());
+            }
+            if let Some((counts, cap)) = counted.as_deref_mut() {
+                tally(counts, masks, size, *cap);
             }
             count += 1;
             if count >= limit {
@@ -447,15 +476,9 @@ impl<'a> Search<'a> {
     fn true_candidates(&mut self, root: &mut [Mask], cap: u32) -> Result<Vec<u32>, Stopped> {
         let size = self.size;
         let mut counts = vec![0u32; self.cells * size];
-        let tally = |counts: &mut [u32], masks: &[Mask]| {
-            for (cell, &mask) in masks.iter().enumerate() {
-                let count = &mut counts[cell * size + mask.trailing_zeros() as usize];
-                *count = (*count + 1).min(cap);
-            }
-        };
         let mut listed = 0;
         let end = self.run(root, None, u64::MAX, &mut |masks| {
-            tally(&mut counts, masks);
+            tally(&mut counts, masks, size, cap);
             listed += 1;
             if listed >= LISTED_SOLUTIONS {
                 ControlFlow::Break(())
@@ -488,7 +511,7 @@ impl<'a> Search<'a> {
                 let end = self.run(root, Some((cell, bit)), u64::MAX, &mut |masks| {
                     found += 1;
                     if cap == 1 {
-                        tally(&mut counts, masks);
+                        tally(&mut counts, masks, size, cap);
                     }
                     if found >= cap {
                         ControlFlow::Break(())
