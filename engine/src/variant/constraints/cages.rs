@@ -1,6 +1,7 @@
 //! Sums: killer cages and arrows (with a one-cell circle or a pill).
 
 use super::houses;
+use super::sums::shifted_left;
 use crate::variant::model::Cell;
 use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
 
@@ -519,16 +520,6 @@ impl Propagator for LineSum {
         }
         Ok(())
     }
-}
-
-/// The sums `sums` reach once a digit of `digits` is added.
-fn shifted_left(sums: u128, mut digits: Mask) -> u128 {
-    let mut reached = 0;
-    while digits != 0 {
-        reached |= sums << (digits.trailing_zeros() + 1);
-        digits &= digits - 1;
-    }
-    reached
 }
 
 /// The sums `sums` reach once one of `by` (sums below 128, as bits) is added.
