@@ -1,7 +1,9 @@
 //! The propagators run to a fixed point: a queue of the propagators that read a narrowed
 //! cell, and the implications that probing the root learned, replayed whenever a cell is
-//! left with one digit. Each contradiction a propagator finds is counted on the cells it
-//! reads, for the search to branch where the conflicts are.
+//! left with one digit. A propagator is not queued by what it narrowed itself when it is
+//! idempotent, and one that only a placed digit moves (a "different digits" pair) is not
+//! queued while the cell stays open. Each contradiction a propagator finds is counted on
+//! the cells it reads, for the search to branch where the conflicts are.
 
 use super::propagate::{Mask, Propagator};
 

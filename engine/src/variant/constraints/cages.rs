@@ -135,7 +135,8 @@ struct LineSum {
 struct Group {
     cells: Vec<usize>,
     /// For two cells or more: each set of that many different digits whose sum the line's
-    /// total can reach, with its sum, by increasing sum.
+    /// total can reach, with its sum, by increasing sum (walked for three cells or more;
+    /// two are summed digit by digit).
     combinations: Vec<(Mask, u32)>,
 }
 
