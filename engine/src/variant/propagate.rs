@@ -51,6 +51,19 @@ pub(crate) trait Propagator: Debug + Send + Sync {
         self.cells().len()
     }
 
+    /// Whether one call always leaves nothing for a second one to narrow: then the search
+    /// does not run it again for the masks it narrowed itself.
+    fn idempotent(&self) -> bool {
+        false
+    }
+
+    /// Whether a cell of it narrowed but still open can let it narrow more: when not (a
+    /// rule that only a placed digit moves, as "different digits" in two cells), the
+    /// search runs it again only when one of its cells is left with one digit.
+    fn wakes_on_open(&self) -> bool {
+        true
+    }
+
     /// Removes digits that cannot satisfy the rule. `masks` holds every cell of the grid,
     /// row-major; an empty mask is left for the search to see, or reported as a
     /// contradiction.

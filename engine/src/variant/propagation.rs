@@ -1,14 +1,19 @@
 //! The propagators run to a fixed point: a queue of the propagators that read a narrowed
 //! cell, and the implications that probing the root learned, replayed whenever a cell is
-//! left with one digit.
+//! left with one digit. A propagator is not queued by what it narrowed itself when it is
+//! idempotent, and one that only a placed digit moves (a "different digits" pair) is not
+//! queued while the cell stays open. Each contradiction a propagator finds is counted on
+//! the cells it reads, for the search to branch where the conflicts are.
 
 use super::propagate::{Mask, Propagator};
 
 /// The propagators and the queue that runs them to a fixed point.
 pub(super) struct Propagation<'a> {
     propagators: &'a [Box<dyn Propagator>],
-    /// The propagators reading cell `c` are `watchers[watch_start[c]..watch_start[c + 1]]`.
+    /// The propagators reading cell `c` are `watchers[watch_start[c]..watch_start[c + 1]]`,
+    /// those that a narrowing leaving it open may wake before `open_end[c]`.
     watch_start: Vec<usize>,
+    open_end: Vec<usize>,
     watchers: Vec<u32>,
     /// A ring of queued propagators, each at most once.
     queue: Vec<u32>,
@@ -23,6 +28,10 @@ pub(super) struct Propagation<'a> {
     /// Cells narrowed to one digit whose implications are still to apply.
     placed: Vec<usize>,
     size: usize,
+    /// For each cell, one plus the number of propagators that read it, plus the
+    /// contradictions each of them found: where the conflicts are, for the search to
+    /// branch there first.
+    pub(super) conflicts: Vec<u32>,
 }
 
 impl<'a> Propagation<'a> {
@@ -45,14 +54,32 @@ impl<'a> Propagation<'a> {
                 counts[cell] += 1;
             }
         }
+        // Each cell's watchers woken by any narrowing first, then those woken only when it
+        // is left with one digit.
+        let mut open_end = vec![0; cells];
+        for cell in 0..cells {
+            let range = &mut watchers[watch_start[cell]..watch_start[cell + 1]];
+            range.sort_by_key(|&index| !propagators[index as usize].wakes_on_open());
+            let open = range
+                .iter()
+                .filter(|&&index| propagators[index as usize].wakes_on_open())
+                .count();
+            open_end[cell] = watch_start[cell] + open;
+        }
         let widest = propagators
             .iter()
             .map(|p| p.cells().len())
             .max()
             .unwrap_or(0);
+        let conflicts = watch_start
+            .windows(2)
+            .map(|range| (range[1] - range[0]) as u32 + 1)
+            .collect();
         Propagation {
+            conflicts,
             propagators,
             watch_start,
+            open_end,
             watchers,
             queue: vec![0; propagators.len()],
             head: 0,
@@ -68,7 +95,10 @@ impl<'a> Propagation<'a> {
     fn push(&mut self, propagator: u32) {
         if !self.queued[propagator as usize] {
             self.queued[propagator as usize] = true;
-            let slot = (self.head + self.queued_count) % self.queue.len();
+            let mut slot = self.head + self.queued_count;
+            if slot >= self.queue.len() {
+                slot -= self.queue.len();
+            }
             self.queue[slot] = propagator;
             self.queued_count += 1;
         }
@@ -81,14 +111,20 @@ impl<'a> Propagation<'a> {
         }
     }
 
-    /// Queues the propagators that read `cell`, now narrowed to `mask`, and its
-    /// implications when it holds one digit.
+    /// Queues the propagators that read `cell`, now narrowed to `mask` (those woken only by
+    /// a single digit when it holds one), and its implications when it holds one digit.
     pub(super) fn narrowed(&mut self, cell: usize, mask: Mask) {
         debug_assert_ne!(mask, 0, "an empty cell is a contradiction, not a narrowing");
-        for index in self.watch_start[cell]..self.watch_start[cell + 1] {
+        let open = is_open(mask);
+        let end = if open {
+            self.open_end[cell]
+        } else {
+            self.watch_start[cell + 1]
+        };
+        for index in self.watch_start[cell]..end {
             self.push(self.watchers[index]);
         }
-        if !self.implications.is_empty() && !is_open(mask) {
+        if !self.implications.is_empty() && !open {
             self.placed.push(cell);
         }
     }
@@ -119,7 +155,10 @@ impl<'a> Propagation<'a> {
             return None;
         }
         let propagator = self.queue[self.head] as usize;
-        self.head = (self.head + 1) % self.queue.len();
+        self.head += 1;
+        if self.head == self.queue.len() {
+            self.head = 0;
+        }
         self.queued_count -= 1;
         self.queued[propagator] = false;
         Some(propagator)
@@ -144,6 +183,10 @@ impl<'a> Propagation<'a> {
                 *before = masks[cell];
             }
             let mut consistent = propagator.propagate(masks).is_ok();
+            // One that reaches its own fixed point is not queued again by what it narrowed:
+            // it counts as queued meanwhile.
+            let idempotent = propagator.idempotent();
+            self.queued[index] = idempotent;
             if consistent {
                 for (i, &cell) in cells.iter().enumerate() {
                     let mask = masks[cell];
@@ -156,7 +199,13 @@ impl<'a> Propagation<'a> {
                     }
                 }
             }
+            if idempotent {
+                self.queued[index] = false;
+            }
             if !consistent {
+                for &cell in cells {
+                    self.conflicts[cell] = self.conflicts[cell].saturating_add(1);
+                }
                 self.placed.clear();
                 while self.pop().is_some() {}
                 return false;

@@ -97,6 +97,11 @@ impl Propagator for AllDifferent {
         &self.cells
     }
 
+    /// Its passes are run to a fixed point.
+    fn idempotent(&self) -> bool {
+        true
+    }
+
     fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
         while self.pass(masks)? {}
         Ok(())

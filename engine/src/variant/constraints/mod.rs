@@ -124,7 +124,7 @@ pub(crate) fn compile(
         if cancellation.is_cancelled() {
             return Err(VariantError::Stopped);
         }
-        let compiled = compile_rule(&constraint.rule, &context);
+        let compiled = compile_for_search(&constraint.rule, &context);
         weight += compiled.iter().map(|p| p.weight()).sum::<usize>();
         if weight > limit {
             return Err(VariantError::TooLarge {
@@ -135,6 +135,42 @@ pub(crate) fn compile(
         propagators.extend(compiled);
     }
     Ok(propagators)
+}
+
+/// The propagators of one rule as the search runs them, beside the houses: an arrow's
+/// line then also holds different digits in cells that share a house (see
+/// [`cages::arrow_with_houses`]); every other rule as [`compile_rule`] has it.
+fn compile_for_search(rule: &Rule, context: &Context) -> Vec<Box<dyn Propagator>> {
+    match rule {
+        Rule::Arrow { circle, lines } => arrow_lines(circle, lines, context, true),
+        rule => compile_rule(rule, context),
+    }
+}
+
+/// An arrow's propagators, one for each line drawn from its circle (the line's cells in
+/// the circle are not summed); read with the houses when `houses`.
+fn arrow_lines(
+    circle: &[Cell],
+    lines: &[Vec<Cell>],
+    context: &Context,
+    houses: bool,
+) -> Vec<Box<dyn Propagator>> {
+    let arrow = if houses {
+        cages::arrow_with_houses
+    } else {
+        cages::arrow
+    };
+    lines
+        .iter()
+        .flat_map(|line| {
+            let shaft: Vec<Cell> = line
+                .iter()
+                .skip_while(|cell| circle.contains(cell))
+                .copied()
+                .collect();
+            arrow(circle, &shaft, context)
+        })
+        .collect()
 }
 
 /// The propagators of one rule (the pair rules and minimum and maximum cells read what
@@ -151,17 +187,7 @@ pub(crate) fn compile_rule(rule: &Rule, context: &Context) -> Vec<Box<dyn Propag
         Rule::Dot { cells, relation } => pairs::dot(*cells, *relation, context),
         Rule::Negative(kind) => pairs::negative(*kind, context),
         Rule::KillerCage { cells, sum } => cages::killer(cells, *sum, context),
-        Rule::Arrow { circle, lines } => lines
-            .iter()
-            .flat_map(|line| {
-                let shaft: Vec<Cell> = line
-                    .iter()
-                    .skip_while(|cell| circle.contains(cell))
-                    .copied()
-                    .collect();
-                cages::arrow(circle, &shaft, context)
-            })
-            .collect(),
+        Rule::Arrow { circle, lines } => arrow_lines(circle, lines, context, false),
         Rule::Odd(cell) => cells::odd(*cell, context),
         Rule::Even(cell) => cells::even(*cell, context),
         Rule::Minimum(cell) => cells::minimum(*cell, context),

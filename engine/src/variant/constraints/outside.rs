@@ -1,7 +1,7 @@
 //! Outside clues: little killers, sandwiches, X-sums and skyscrapers. Each reads the
 //! cells of its diagonal, row or column in order from the clue.
 
-use super::sums::{EqualSums, Sums, prefix_sums, sum_supports};
+use super::sums::{EqualSums, SMALL_CELLS, Sums, prefix_sums, small_supports, sum_supports};
 use super::tables::low;
 use crate::variant::model::Cell;
 use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
@@ -41,6 +41,15 @@ impl Propagator for Sandwich {
     }
 
     fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
+        let small = self.cells.len() * self.size < 128 && self.cells.len() <= SMALL_CELLS;
+        self.narrow(masks, small)
+    }
+}
+
+impl Sandwich {
+    /// [`Propagator::propagate`], with the sums as bits of a `u128` on the stack when
+    /// `small` (for lines that add up to less than 128).
+    fn narrow(&self, masks: &mut [Mask], small: bool) -> Result<(), Contradiction> {
         let count = self.cells.len();
         let (one, top): (Mask, Mask) = (1, 1 << (self.size - 1));
         let filling = ((1 << self.size) - 1) & !(one | top);
@@ -53,24 +62,42 @@ impl Propagator for Sandwich {
         }
         let most = count * self.size;
         let target = Sums::single(self.sum, most);
+        let small_target = if self.sum < 128 { 1 << self.sum } else { 0 };
+        let mut small_kept = [0; SMALL_CELLS];
         let mut keep = vec![0; count];
         for first in 0..count {
             if line[first] & (one | top) == 0 || crusts.iter().any(|&i| i < first) {
                 continue;
             }
-            let prefix = prefix_sums(&inner[first + 1..], most);
+            let prefix = if small {
+                Vec::new()
+            } else {
+                prefix_sums(&inner[first + 1..], most)
+            };
             for second in first + 1..count {
                 if crusts.iter().any(|&i| i != first && i != second) {
                     continue;
                 }
                 let rising = line[first] & one != 0 && line[second] & top != 0;
                 let falling = line[first] & top != 0 && line[second] & one != 0;
-                let between = second - first - 1;
-                if !(rising || falling) || !prefix[between].has(self.sum) {
+                if !(rising || falling) {
                     continue;
                 }
+                let between = second - first - 1;
                 let middle = &inner[first + 1..second];
-                let kept = sum_supports(middle, &prefix[..=between], &target);
+                let wide_kept;
+                let kept = if small {
+                    if !small_supports(middle, small_target, &mut small_kept) {
+                        continue;
+                    }
+                    &small_kept[..between]
+                } else {
+                    if !prefix[between].has(self.sum) {
+                        continue;
+                    }
+                    wide_kept = sum_supports(middle, &prefix[..=between], &target);
+                    &wide_kept[..]
+                };
                 keep[first] |= if rising { one } else { 0 } | if falling { top } else { 0 };
                 keep[second] |= if rising { top } else { 0 } | if falling { one } else { 0 };
                 for (index, keep) in keep.iter_mut().enumerate() {
@@ -118,6 +145,17 @@ impl Propagator for XSum {
     }
 
     fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
+        if self.size * self.size < 128 {
+            self.propagate_small(masks)
+        } else {
+            self.propagate_wide(masks)
+        }
+    }
+}
+
+impl XSum {
+    /// [`Propagator::propagate`] with sums of any size.
+    fn propagate_wide(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
         let line: Vec<Mask> = self.cells.iter().map(|&cell| masks[cell]).collect();
         if line.contains(&0) {
             return Err(Contradiction);
@@ -150,6 +188,41 @@ impl Propagator for XSum {
         }
         for (&cell, kept) in self.cells.iter().zip(keep) {
             masks[cell] &= kept;
+        }
+        Ok(())
+    }
+
+    /// [`Propagator::propagate`] with the sums as bits of a `u128`, on the stack, for
+    /// grids whose lines add up to less than 128.
+    fn propagate_small(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
+        let length = self.cells.len();
+        let (mut keep, mut trial, mut kept) = ([0; 16], [0; 16], [0; 16]);
+        let mut digits = masks[self.cells[0]];
+        while digits != 0 {
+            let x = low(digits) as usize;
+            digits &= digits - 1;
+            if x > length || self.sum >= 128 {
+                break;
+            }
+            for (mask, &cell) in trial.iter_mut().zip(&self.cells[..x]) {
+                *mask = masks[cell];
+            }
+            trial[0] = 1 << (x - 1);
+            if small_supports(&trial[..x], 1 << self.sum, &mut kept) && !kept[..x].contains(&0) {
+                for (index, keep) in keep[..length].iter_mut().enumerate() {
+                    *keep |= if index < x {
+                        kept[index]
+                    } else {
+                        masks[self.cells[index]]
+                    };
+                }
+            }
+        }
+        for (&cell, &kept) in self.cells.iter().zip(&keep) {
+            masks[cell] &= kept;
+            if masks[cell] == 0 {
+                return Err(Contradiction);
+            }
         }
         Ok(())
     }
@@ -455,5 +528,61 @@ mod tests {
             .unwrap();
         assert_eq!(masks[0], 0b1_0000_0000);
         assert!(masks[1..9].iter().all(|&mask| mask == 0b0_1111_1111));
+    }
+
+    /// Random masks, mostly narrow, on a grid of `size`.
+    fn random_masks(rng: &mut ChaCha8Rng, size: usize) -> Vec<Mask> {
+        use rand_chacha::rand_core::RngCore;
+        let all: Mask = (1 << size) - 1;
+        (0..size * size)
+            .map(|_| {
+                match (rng.next_u32() & rng.next_u32() | rng.next_u32() & rng.next_u32()) & all {
+                    0 => all,
+                    mask => mask,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn small_x_sums_narrow_as_wide_ones() {
+        let mut rng = rng(24);
+        for size in [4, 6, 9] {
+            for _ in 0..300 {
+                let cells = random_line(&mut rng, size)
+                    .iter()
+                    .map(|cell| cell.row * size + cell.col)
+                    .collect();
+                let sum = below(&mut rng, size * size / 2);
+                let x_sum = XSum { cells, sum, size };
+                let masks = random_masks(&mut rng, size);
+                let (mut small, mut wide) = (masks.clone(), masks);
+                let small_fine = x_sum.propagate_small(&mut small).is_ok();
+                assert_eq!(small_fine, x_sum.propagate_wide(&mut wide).is_ok());
+                if small_fine {
+                    assert_eq!(small, wide);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn small_sandwiches_narrow_as_wide_ones() {
+        let mut rng = rng(26);
+        for size in [4, 6, 9] {
+            for _ in 0..300 {
+                let cells = random_line(&mut rng, size)
+                    .iter()
+                    .map(|cell| cell.row * size + cell.col)
+                    .collect();
+                let sum = below(&mut rng, size * size / 2);
+                let sandwich = Sandwich { cells, sum, size };
+                let masks = random_masks(&mut rng, size);
+                let (mut small, mut wide) = (masks.clone(), masks);
+                let small = sandwich.narrow(&mut small, true).map(|()| small);
+                let wide = sandwich.narrow(&mut wide, false).map(|()| wide);
+                assert_eq!(small, wide);
+            }
+        }
     }
 }

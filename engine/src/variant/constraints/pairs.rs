@@ -19,6 +19,8 @@ use crate::variant::propagate::{Context, Contradiction, Mask, Propagator};
 #[derive(Debug)]
 pub(super) struct Pair {
     cells: [usize; 2],
+    /// Whether the relation is "different digits": only a placed digit then narrows.
+    different: bool,
     /// For each digit `d` of the first cell (at `d - 1`), the second cell's digits that go
     /// with it.
     forward: [Mask; 16],
@@ -46,8 +48,14 @@ impl Pair {
                 }
             }
         }
+        let all: Mask = (1 << size) - 1;
+        let different = (0..size).all(|a| {
+            let digit = 1 << a;
+            forward[a as usize] == all & !digit && backward[a as usize] == all & !digit
+        });
         Pair {
             cells: [first, second],
+            different,
             forward,
             backward,
         }
@@ -74,6 +82,16 @@ fn partners(mut mask: Mask, table: &[Mask; 16]) -> Mask {
 impl Propagator for Pair {
     fn cells(&self) -> &[usize] {
         &self.cells
+    }
+
+    /// A digit kept in the first cell has a partner kept in the second, and the other way.
+    fn idempotent(&self) -> bool {
+        true
+    }
+
+    /// A digit has a different partner in any cell of two digits or more.
+    fn wakes_on_open(&self) -> bool {
+        !self.different
     }
 
     fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {

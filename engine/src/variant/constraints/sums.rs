@@ -129,6 +129,60 @@ pub(super) fn sum_supports(masks: &[Mask], prefix: &[Sums], targets: &Sums) -> V
     keep
 }
 
+/// The most cells whose sums [`small_supports`] tracks.
+pub(super) const SMALL_CELLS: usize = 32;
+
+/// The sums (below 128, as bits) `sums` reach once a digit of `digits` is added.
+pub(super) fn shifted_left(sums: u128, mut digits: Mask) -> u128 {
+    let mut reached = 0;
+    while digits != 0 {
+        reached |= sums << (digits.trailing_zeros() + 1);
+        digits &= digits - 1;
+    }
+    reached
+}
+
+/// The sums from which adding a digit of `digits` reaches one of `sums` (as bits).
+fn shifted_right(sums: u128, mut digits: Mask) -> u128 {
+    let mut reached = 0;
+    while digits != 0 {
+        reached |= sums >> (digits.trailing_zeros() + 1);
+        digits &= digits - 1;
+    }
+    reached
+}
+
+/// [`sum_supports`] on the stack, for at most [`SMALL_CELLS`] masks whose highest digits
+/// add up to less than 128: the digits of each mask that some choice of the others
+/// completes to a sum in `targets` (as bits), written to `keep`; false when no target is
+/// reached.
+pub(super) fn small_supports(masks: &[Mask], targets: u128, keep: &mut [Mask]) -> bool {
+    let mut prefix = [0u128; SMALL_CELLS + 1];
+    prefix[0] = 1;
+    for (i, &mask) in masks.iter().enumerate() {
+        prefix[i + 1] = shifted_left(prefix[i], mask);
+    }
+    if prefix[masks.len()] & targets == 0 {
+        return false;
+    }
+    // after: the sums of the cells before i from which cells i.. reach a target.
+    let mut after = targets;
+    for i in (0..masks.len()).rev() {
+        let mut kept = 0;
+        let mut digits = masks[i];
+        while digits != 0 {
+            let bit = digits & digits.wrapping_neg();
+            digits &= digits - 1;
+            if (prefix[i] << (bit.trailing_zeros() + 1)) & after != 0 {
+                kept |= bit;
+            }
+        }
+        keep[i] = kept;
+        after = shifted_right(after, kept);
+    }
+    true
+}
+
 /// Groups of cells (repeats allowed within a group) that all add up to the same sum, or
 /// to a fixed one. Exact when no cell is in two groups.
 #[derive(Debug)]
@@ -137,6 +191,8 @@ pub(super) struct EqualSums {
     groups: Vec<Vec<usize>>,
     fixed: Option<usize>,
     most: usize,
+    /// Whether every sum stays below 128, for [`EqualSums::propagate_small`].
+    small: bool,
 }
 
 impl EqualSums {
@@ -146,9 +202,45 @@ impl EqualSums {
         EqualSums {
             cells: sorted_distinct(groups.iter().flatten().copied()),
             most: longest * size,
+            small: longest * size < 128 && longest <= SMALL_CELLS,
             groups,
             fixed: fixed.map(|sum| sum as usize),
         }
+    }
+
+    /// [`Propagator::propagate`] with the sums as bits of a `u128`, on the stack.
+    fn propagate_small(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
+        let mut targets = match self.fixed {
+            Some(sum) if sum < 128 => 1 << sum,
+            Some(_) => 0,
+            None => u128::MAX,
+        };
+        for group in &self.groups {
+            let mut reach = 1;
+            for &cell in group {
+                reach = shifted_left(reach, masks[cell]);
+            }
+            targets &= reach;
+        }
+        if targets == 0 {
+            return Err(Contradiction);
+        }
+        let (mut line, mut keep) = ([0; SMALL_CELLS], [0; SMALL_CELLS]);
+        for group in &self.groups {
+            for (mask, &cell) in line.iter_mut().zip(group) {
+                *mask = masks[cell];
+            }
+            if !small_supports(&line[..group.len()], targets, &mut keep) {
+                return Err(Contradiction);
+            }
+            for (&kept, &cell) in keep.iter().zip(group) {
+                masks[cell] &= kept;
+                if masks[cell] == 0 {
+                    return Err(Contradiction);
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -158,6 +250,17 @@ impl Propagator for EqualSums {
     }
 
     fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
+        if self.small {
+            self.propagate_small(masks)
+        } else {
+            self.propagate_wide(masks)
+        }
+    }
+}
+
+impl EqualSums {
+    /// [`Propagator::propagate`] with sums of any size.
+    fn propagate_wide(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
         let mut targets = match self.fixed {
             Some(sum) => Sums::single(sum, self.most),
             None => {
@@ -193,5 +296,47 @@ impl Propagator for EqualSums {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::harness::{below, rng};
+    use super::*;
+    use rand_chacha::rand_core::RngCore;
+
+    #[test]
+    fn small_equal_sums_narrow_as_wide_ones() {
+        let mut rng = rng(25);
+        for size in [4, 6, 9] {
+            let all: Mask = (1 << size) - 1;
+            for _ in 0..300 {
+                let groups: Vec<Vec<usize>> = (0..2 + below(&mut rng, 2))
+                    .map(|_| {
+                        (0..1 + below(&mut rng, 4))
+                            .map(|_| below(&mut rng, size * size))
+                            .collect()
+                    })
+                    .collect();
+                let fixed = (below(&mut rng, 2) == 0).then(|| below(&mut rng, 4 * size) as u32);
+                let sums = EqualSums::new(groups, fixed, size);
+                assert!(sums.small);
+                let masks: Vec<Mask> = (0..size * size)
+                    .map(|_| match rng.next_u32() & rng.next_u32() & all {
+                        0 => all,
+                        mask => mask,
+                    })
+                    .collect();
+                let (mut small, mut wide) = (masks.clone(), masks);
+                let small = sums.propagate_small(&mut small).map(|()| small);
+                let wide = sums.propagate_wide(&mut wide).map(|()| wide);
+                // Both exact when no cell is in two groups.
+                let distinct = sorted_distinct(sums.groups.iter().flatten().copied()).len()
+                    == sums.groups.iter().map(Vec::len).sum::<usize>();
+                if distinct {
+                    assert_eq!(small, wide);
+                }
+            }
+        }
     }
 }

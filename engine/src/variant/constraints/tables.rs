@@ -122,6 +122,11 @@ impl Propagator for Pairs {
         &self.cells
     }
 
+    /// Its arcs are run to a fixed point.
+    fn idempotent(&self) -> bool {
+        true
+    }
+
     fn propagate(&self, masks: &mut [Mask]) -> Result<(), Contradiction> {
         loop {
             let mut changed = false;
