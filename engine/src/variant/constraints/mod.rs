@@ -97,8 +97,8 @@ impl From<Stopped> for VariantError {
     }
 }
 
-/// The most that the propagators of a puzzle of `size` may weigh in all (see
-/// [`Propagator::weight`]: cells read, and table entries): 200 per cell of the grid, nearly
+/// The most that the propagators of a puzzle of `size` may weigh in all (cells read, and
+/// table entries): 200 per cell of the grid, nearly
 /// twenty times what the heaviest published puzzle here needs (`Endless Knight`, 10 a cell).
 /// It bounds the memory of a compiled puzzle and the time of each propagation.
 pub fn compiled_limit(size: usize) -> usize {
