@@ -18,9 +18,10 @@ gets:
   cages-at-limit           POST /solve (unique) of 90 cages of eight cells on a 16x16
                            grid, each with a sum that 526 digit sets reach: just under
                            the compiled limit of 200 per cell (51,200)
-  dots                     POST /solve (unique) of 10,000 ratio dots (as many as 64 KB of
-                           lz-string text holds): two fifths of the limit, in the
-                           propagator that holds the most memory per cell it reads
+  dots                     POST /solve (unique) of 5,000 ratio dots (about as many as
+                           the 256 Ki characters of decoded text that the reader takes
+                           hold): a fifth of the limit, in the propagator that holds
+                           the most memory per cell it reads
   cages-past-limit         the same with 1,000 cages: 422 `too_many_rules`
 
 For each it prints the statuses, the wall time of the exchange (for a batch, to its last
@@ -227,7 +228,7 @@ def cases():
         ("batch-20k", [("/solve/batch", batch, True)], 10 * LIMIT + 0.1, False),
         ("4-batches", [("/solve/batch", batch, True)] * 4, 2 * 10 * LIMIT + 0.5, False),
         ("cages-at-limit", [("/solve", solve(cages(90), True), False)], one, False),
-        ("dots", [("/solve", solve(ratio_dots(10_000), True), False)], one, False),
+        ("dots", [("/solve", solve(ratio_dots(5_000), True), False)], one, False),
         ("cages-past-limit", [("/solve", solve(cages(1_000)), False)], one, False),
     ]
 
