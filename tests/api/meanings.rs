@@ -219,6 +219,18 @@ fn orthogonal_pairs(size: usize) -> Vec<(usize, usize)> {
     pairs
 }
 
+/// How many of `grids` have every pair of orthogonal neighbours `allowed`.
+fn with_allowed_neighbours(grids: &[Grid], allowed: impl Fn(u8, u8) -> bool) -> usize {
+    grids
+        .iter()
+        .filter(|grid| {
+            orthogonal_pairs(grid.size)
+                .iter()
+                .all(|&(a, b)| allowed(grid.digits[a], grid.digits[b]))
+        })
+        .count()
+}
+
 /// The two cells named by an f-puzzles dot, as places on a grid of `size`.
 fn dot_pair(dot: &Value, size: usize) -> (usize, usize) {
     let cells = dot["cells"].as_array().unwrap();
@@ -243,15 +255,7 @@ async fn negative_difference_without_white_dots_forbids_consecutive_neighbours()
     let app = app();
     let entry = entry("negative difference, no white dot");
     let grids = completions(&entry["fpuzzles"]);
-    let pairs = orthogonal_pairs(9);
-    let expected = grids
-        .iter()
-        .filter(|grid| {
-            pairs
-                .iter()
-                .all(|&(a, b)| grid.digits[a].abs_diff(grid.digits[b]) != 1)
-        })
-        .count();
+    let expected = with_allowed_neighbours(&grids, |a, b| a.abs_diff(b) != 1);
     assert_eq!((expected, grids.len()), (3, 7));
     let body = json!({ "fpuzzles": entry["fpuzzles"] });
     assert_eq!(service_count(&app, &body).await, expected);
@@ -272,15 +276,7 @@ async fn negative_ratio_forbids_a_ratio_of_2_however_often_it_is_named() {
     let app = app();
     let once = entry("negative ratio, no black dot");
     let grids = completions(&once["fpuzzles"]);
-    let pairs = orthogonal_pairs(9);
-    let expected = grids
-        .iter()
-        .filter(|grid| {
-            pairs
-                .iter()
-                .all(|&(a, b)| !double(grid.digits[a], grid.digits[b]))
-        })
-        .count();
+    let expected = with_allowed_neighbours(&grids, |a, b| !double(a, b));
     assert!(expected > 0 && expected < grids.len());
     agrees(&app, &once, expected).await;
     let repeated = entry("negative ratio, the name 1000 times");
@@ -295,16 +291,7 @@ async fn negative_ratio_forbids_a_ratio_of_2_however_often_it_is_named() {
 /// Brute force and the peer: 8 of the 288 4×4 grids.
 #[tokio::test]
 async fn negative_xv_forbids_sums_of_5_and_10() {
-    let pairs = orthogonal_pairs(4);
-    let expected = every_4x4()
-        .iter()
-        .filter(|grid| {
-            pairs.iter().all(|&(a, b)| {
-                let sum = grid.digits[a] + grid.digits[b];
-                sum != 5 && sum != 10
-            })
-        })
-        .count();
+    let expected = with_allowed_neighbours(&every_4x4(), |a, b| a + b != 5 && a + b != 10);
     assert_eq!(expected, 8);
     agrees(&app(), &entry("negative xv, no marks"), expected).await;
 }
