@@ -4,8 +4,9 @@
 //! both search orders), 10,000 puzzles with several solutions, the 16×16 and 25×25 grids,
 //! the Baekjoon 2239 and 2580 samples, empty grids of every size, sparse 16×16 and 25×25
 //! puzzles that must be solved, and 16×16 and 25×25 grids whose solutions must be counted,
-//! within the service's default time limit, and a uniqueness check that gives up past its
-//! node budget.
+//! within the service's default time limit, a uniqueness check that gives up past its
+//! node budget, and the variant puzzles rated by Sukaku Explainer, each unique under its
+//! rules.
 
 mod common;
 
@@ -16,6 +17,7 @@ use sudoku_engine::grid::Grid;
 use sudoku_engine::solver::{self, Cancellation, Order, Outcome, SolveOptions};
 use sudoku_engine::text_format::{self, Layout};
 use sudoku_engine::validate::validate;
+use sudoku_engine::variant::{self, VariantSolveOptions, parse_native};
 
 /// What a solve of `puzzle` in `order` with `limit` says, as `(count, solution)`, or why
 /// it did not end in `Solved`.
@@ -629,4 +631,62 @@ fn a_25x25_grid_with_several_solutions_is_counted_within_the_service_time_limit(
     // Row by row, the smallest solution of a sparse 25×25 grid takes longer than the limit.
     let source = ("25x25/25x25-grid-1.line.txt", 0, 21);
     check_counted_within_the_service_limit(SEVERAL_SOLUTIONS_25, source, &[Order::Fastest]);
+}
+
+/// The rules of a file of `tests/data/variants/se-rated/`: the native JSON after `; rules `
+/// on its first line.
+fn rated_variant_rules(file: &str, text: &str) -> serde_json::Value {
+    let header = text.lines().next().unwrap_or_default();
+    let json = header
+        .split_once("; rules ")
+        .unwrap_or_else(|| panic!("{file}: no rules on the first line"))
+        .1;
+    serde_json::from_str(json).unwrap_or_else(|error| panic!("{file}: rules: {error}"))
+}
+
+/// Every puzzle that the variant ratings are held to (`variants/se-rated/`, rated by
+/// Sukaku Explainer's `serate` in its variant modes) has exactly one solution under its
+/// file's rules, and ratings that a path can have: ED ≤ EP ≤ ER.
+#[test]
+fn rated_variant_puzzles_have_one_solution_each_under_their_rules() {
+    let folder = common::data_path("variants/se-rated");
+    let mut files: Vec<_> = std::fs::read_dir(&folder)
+        .expect("tests/data/variants/se-rated exists")
+        .map(|entry| entry.expect("a readable folder").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "tsv"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 14,
+        "a rated file and a held-out file per mode"
+    );
+    let options = VariantSolveOptions {
+        max_solutions: 2,
+        ..VariantSolveOptions::default()
+    };
+    for path in files {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).expect("a readable file");
+        let rules = rated_variant_rules(&file, &text);
+        let rows: Vec<&str> = text.lines().filter(|line| !line.starts_with('#')).collect();
+        assert!(!rows.is_empty(), "{file}: no puzzles");
+        for row in rows {
+            let fields: Vec<&str> = row.split('\t').collect();
+            let [grid, er, ep, ed] = fields[..] else {
+                panic!("{file}: not `puzzle ER EP ED`: {row}");
+            };
+            let rating = |text: &str| -> f64 { text.parse().expect("a rating") };
+            assert!(
+                rating(ed) <= rating(ep) && rating(ep) <= rating(er),
+                "{file}: {row}"
+            );
+            let puzzle = parse_native(grid, &rules).expect("a puzzle of the mode");
+            let answer = variant::solve(&puzzle, &options, &Cancellation::none()).unwrap();
+            assert_eq!(
+                (answer.solution_count, answer.count_exact),
+                (1, true),
+                "{file}: {grid}"
+            );
+        }
+    }
 }
