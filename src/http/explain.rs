@@ -116,6 +116,7 @@ pub async fn explain_answer(
 ) -> Result<ExplainResponse, ApiError> {
     let limit = time_limit(&state, request.timeout_ms);
     let input = variant::read(
+        "grid",
         request.grid.as_ref(),
         request.rules.as_ref(),
         request.fpuzzles.as_ref(),
@@ -150,24 +151,13 @@ pub async fn hint(
     ApiJson(request): ApiJson<HintRequest>,
 ) -> Result<ApiJson<HintResponse>, ApiError> {
     let in_field = |field| move |error| ApiError::InvalidGridField { field, error };
-    if request.fpuzzles.is_some() && request.puzzle.is_some() {
-        return Err(ApiError::InvalidRequest(
-            "`puzzle` and `fpuzzles` exclude each other: an f-puzzles document brings its own givens"
-                .into(),
-        ));
-    }
     let limit = time_limit(&state, request.timeout_ms);
     let input = variant::read(
+        "puzzle",
         request.puzzle.as_ref(),
         request.rules.as_ref(),
         request.fpuzzles.as_ref(),
-    )
-    .map_err(|error| match error {
-        ApiError::InvalidRequest(detail) if detail.starts_with("missing field `grid`") => {
-            ApiError::InvalidRequest("missing field `puzzle` (or `fpuzzles`)".into())
-        }
-        error => error,
-    })?;
+    )?;
     let puzzle = match input {
         Input::Variant { puzzle, .. } => puzzle,
         Input::Classic(puzzle) => {

@@ -37,6 +37,7 @@ const MAX_SOLUTIONS_PER_CANDIDATE: u32 = 100;
 pub async fn answer(state: AppState, request: SolveRequest) -> Result<SolveResponse, ApiError> {
     check_counting(&request)?;
     let input = variant::read(
+        "grid",
         request.grid.as_ref(),
         request.rules.as_ref(),
         request.fpuzzles.as_ref(),

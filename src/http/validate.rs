@@ -30,6 +30,7 @@ pub async fn answer(
     request: ValidateRequest,
 ) -> Result<ValidateResponse, ApiError> {
     let input = variant::read(
+        "grid",
         request.grid.as_ref(),
         request.rules.as_ref(),
         request.fpuzzles.as_ref(),

@@ -23,22 +23,24 @@ pub(super) enum Input<'a> {
     },
 }
 
-/// Reads the puzzle of a request from its `grid`, `rules` and `fpuzzles` fields: a grid
-/// with no rules (or an empty list) is classic.
+/// Reads the puzzle of a request from its grid (the field named `grid_field`: `grid`, or
+/// `puzzle` for a hint), `rules` and `fpuzzles` fields: a grid with no rules (or an empty
+/// list) is classic.
 pub(super) fn read<'a>(
+    grid_field: &str,
     grid: Option<&'a GridInput>,
     rules: Option<&Value>,
     fpuzzles: Option<&Value>,
 ) -> Result<Input<'a>, ApiError> {
-    let invalid = |detail: &str| Err(ApiError::InvalidRequest(detail.to_owned()));
+    let invalid = |detail: String| Err(ApiError::InvalidRequest(detail));
     match (grid, rules, fpuzzles) {
-        (Some(_), _, Some(_)) => invalid(
-            "`grid` and `fpuzzles` exclude each other: an f-puzzles document brings its own givens",
-        ),
-        (None, Some(_), Some(_)) => {
-            invalid("`rules` go with a `grid`: an f-puzzles document brings its own constraints")
-        }
-        (None, _, None) => invalid("missing field `grid` (or `fpuzzles`)"),
+        (Some(_), _, Some(_)) => invalid(format!(
+            "`{grid_field}` and `fpuzzles` exclude each other: an f-puzzles document brings its own givens"
+        )),
+        (None, Some(_), Some(_)) => invalid(format!(
+            "`rules` go with a `{grid_field}`: an f-puzzles document brings its own constraints"
+        )),
+        (None, _, None) => invalid(format!("missing field `{grid_field}` (or `fpuzzles`)")),
         (None, None, Some(document)) => Ok(Input::Variant {
             puzzle: read_fpuzzles(document)?,
             rows: false,
