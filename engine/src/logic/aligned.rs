@@ -9,7 +9,7 @@
 //! exclusion comes first.
 
 use super::board::{Board, Cell, Digits, bit, digits_of};
-use super::cell_masks::{CellMask, PEERS, cells_of};
+use super::cell_masks::{CellMask, cells_of};
 use super::step::{Elimination, Step, cells_name, eliminations_text};
 use super::technique::Technique;
 
@@ -71,8 +71,9 @@ impl Bases {
             mask: 0,
             excluders: [0; 81],
         };
+        let masks = board.geometry().masks();
         for cell in (0..81).filter(|&cell| counts[cell] >= 2) {
-            let peers = PEERS[cell];
+            let peers = masks.peers[cell];
             // The reference skips cells beside a naked single: it would come first.
             if cells_of(peers).any(|peer| counts[peer] == 1) {
                 continue;
@@ -176,10 +177,11 @@ fn allow(
         return;
     }
     let cell = cells[depth];
+    let peers = board.geometry().masks().peers[cell];
     for digit in digits_of(board.candidates(cell)) {
         // Two cells that see each other cannot take the same digit.
         let clash = (0..depth)
-            .any(|earlier| chosen[earlier] == digit && PEERS[cell] & 1 << cells[earlier] != 0);
+            .any(|earlier| chosen[earlier] == digit && peers & 1 << cells[earlier] != 0);
         if !clash {
             chosen[depth] = digit;
             allow(board, cells, excluded, chosen, depth + 1, allowed);

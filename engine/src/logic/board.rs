@@ -15,6 +15,8 @@
 
 use std::sync::{Arc, OnceLock};
 
+use super::cell_masks::CellMasks;
+use super::modes::VariantMode;
 use crate::grid::{Grid, SUPPORTED_SIZES, box_side};
 
 /// The largest N of an N×N board.
@@ -83,6 +85,9 @@ pub struct Geometry {
     pub position_in: Vec<[usize; 3]>,
     /// Whether cells see each other by more than their box, row and column.
     more_peers: bool,
+    /// The Sukaku Explainer mode of a 9×9 board with boxes: classic Sudoku, or the
+    /// variant mode it is rated in (`None` for other sizes and other rules).
+    mode: Option<VariantMode>,
 }
 
 /// The box of a cell in no region.
@@ -100,18 +105,53 @@ impl Geometry {
     }
 
     fn build(size: usize) -> Geometry {
+        let mut geometry =
+            Geometry::from_houses(size, HouseKind::Box, Geometry::boxes(size), Vec::new(), &[]);
+        geometry.box_side = box_side(size);
+        geometry.mode = (size == 9).then(VariantMode::default);
+        geometry
+    }
+
+    /// The 9×9 geometry of a Sukaku Explainer variant `mode`: the boxes, rows and
+    /// columns, then the `extra` houses of each kind in the given order, and the chess
+    /// `moves` that make cells see each other.
+    pub fn of_mode(
+        mode: VariantMode,
+        extra: Vec<(HouseKind, Vec<Cell>)>,
+        moves: &[(isize, isize)],
+    ) -> Geometry {
+        let mut geometry =
+            Geometry::from_houses(9, HouseKind::Box, Geometry::boxes(9), extra, moves);
+        geometry.box_side = 3;
+        geometry.mode = Some(mode);
+        geometry
+    }
+
+    /// The mode of a 9×9 board with boxes (see [`Geometry::masks`]).
+    pub fn mode(&self) -> Option<VariantMode> {
+        self.mode
+    }
+
+    /// The cells of the houses and peers as masks, for the techniques of 9×9 boards.
+    ///
+    /// # Panics
+    ///
+    /// On a geometry with no mode: another size, or rules of no mode.
+    pub fn masks(&self) -> &'static CellMasks {
+        self.mode.expect("a 9×9 board of a mode").masks()
+    }
+
+    /// The √N×√N boxes of an N×N grid, each row by row.
+    fn boxes(size: usize) -> Vec<Vec<Cell>> {
         let box_side = box_side(size);
-        let boxes = (0..size)
+        (0..size)
             .map(|index| {
                 let (top, left) = (index / box_side * box_side, index % box_side * box_side);
                 (0..size)
                     .map(|k| (top + k / box_side) * size + left + k % box_side)
                     .collect()
             })
-            .collect();
-        let mut geometry = Geometry::from_houses(size, HouseKind::Box, boxes, Vec::new(), &[]);
-        geometry.box_side = box_side;
-        geometry
+            .collect()
     }
 
     /// The geometry of N×N cells with `regions` (each a list of cells, of kind
@@ -151,9 +191,9 @@ impl Geometry {
             &mut houses,
         );
         for kind in [
-            HouseKind::Diagonal,
-            HouseKind::ExtraRegion,
             HouseKind::DisjointGroup,
+            HouseKind::ExtraRegion,
+            HouseKind::Diagonal,
         ] {
             let lists = extra
                 .iter()
@@ -216,6 +256,7 @@ impl Geometry {
             peers,
             position_in,
             more_peers,
+            mode: None,
         }
     }
 
@@ -292,6 +333,21 @@ impl Geometry {
             _ => 0,
         };
         self.houses.get(self.cell_houses[cell][slot])
+    }
+
+    /// The house of `kind` that holds `cell`, if any: its box (or region), row or
+    /// column, or the first house of a rule's kind (a mode's disjoint groups and windows
+    /// each share no cell with another house of their kind).
+    pub fn kind_house_of(&self, cell: Cell, kind: HouseKind) -> Option<&House> {
+        match kind {
+            HouseKind::Box | HouseKind::Region | HouseKind::Row | HouseKind::Column => {
+                self.house_of(cell, kind)
+            }
+            _ => self
+                .houses_of(kind)
+                .iter()
+                .find(|house| house.cells.contains(&cell)),
+        }
     }
 
     /// Whether two cells see each other: they share a house, or a rule makes them.

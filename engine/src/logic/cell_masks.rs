@@ -3,64 +3,64 @@
 //! only. Intersecting whole sets at once keeps their searches free of allocation: the
 //! cells that see every cell of a group are one `&` per cell.
 
-use super::board::{Board, Cell};
+use super::board::{Board, Cell, Geometry, HouseKind};
 
 /// A set of cells of a 9×9 board: bit `i` for cell `i`.
 pub type CellMask = u128;
 
-/// For each cell, the 20 cells that share a house with it.
-pub const PEERS: [CellMask; 81] = peers();
-
-/// For each house, numbered as [`super::board::Geometry`] numbers them (boxes 0..9, rows
-/// 9..18, columns 18..27), its 9 cells.
-pub const HOUSES: [CellMask; 27] = houses();
-
-/// For each cell, the cells of its box, row and column (in [`HouseKind`] order).
-///
-/// [`HouseKind`]: super::board::HouseKind
-pub const CELL_HOUSES: [[CellMask; 3]; 81] = cell_houses();
-
-const fn cell_houses() -> [[CellMask; 3]; 81] {
-    let houses = houses();
-    let mut cell_houses = [[0; 3]; 81];
-    let mut cell = 0;
-    while cell < 81 {
-        let [box_index, row, column] = houses_of(cell);
-        cell_houses[cell] = [houses[box_index], houses[row], houses[column]];
-        cell += 1;
-    }
-    cell_houses
+/// The cells of a 9×9 board's houses and peers in one mode (classic Sudoku or one of
+/// Sukaku Explainer's variant modes), as masks.
+#[derive(Debug, PartialEq, Eq)]
+pub struct CellMasks {
+    /// For each cell, the cells it sees (20 in classic Sudoku).
+    pub peers: [CellMask; 81],
+    /// For each house, numbered as [`Geometry`] numbers them (boxes 0..9, rows 9..18,
+    /// columns 18..27, then the houses of the mode's rules), its cells.
+    pub houses: Vec<CellMask>,
+    /// For each cell, the cells of its box, row and column (in [`HouseKind`] order).
+    pub cell_houses: [[CellMask; 3]; 81],
+    /// For each cell, the indexes in `houses` of the houses of the mode's rules that hold
+    /// it (disjoint groups, windows, diagonals), in house order.
+    pub rule_houses: Vec<Vec<usize>>,
+    /// For each house, its kind and its index among the houses of its kind.
+    pub house_refs: Vec<(HouseKind, usize)>,
+    /// Whether orthogonal neighbours may not hold consecutive digits.
+    pub nonconsecutive: bool,
 }
 
-/// The index in [`HOUSES`] of the box, row and column of `cell`.
+impl CellMasks {
+    /// The masks of `geometry`, a 9×9 geometry with boxes.
+    pub fn of(geometry: &Geometry, nonconsecutive: bool) -> CellMasks {
+        let mask = |cells: &[Cell]| cells.iter().fold(0, |mask: CellMask, &c| mask | 1 << c);
+        let houses: Vec<CellMask> = geometry.houses.iter().map(|h| mask(&h.cells)).collect();
+        let mut rule_houses = vec![Vec::new(); 81];
+        for (index, house) in geometry.houses.iter().enumerate().skip(27) {
+            for &cell in &house.cells {
+                rule_houses[cell].push(index);
+            }
+        }
+        CellMasks {
+            peers: std::array::from_fn(|cell| mask(&geometry.peers[cell])),
+            cell_houses: std::array::from_fn(|cell| {
+                geometry.cell_houses[cell].map(|house| houses[house])
+            }),
+            houses,
+            rule_houses,
+            house_refs: geometry.houses.iter().map(|h| (h.kind, h.index)).collect(),
+            nonconsecutive,
+        }
+    }
+
+    /// The cells that see every cell of `mask` (none of them included).
+    pub fn seen_by_all(&self, mask: CellMask) -> CellMask {
+        cells_of(mask).fold(!0, |seen, cell| seen & self.peers[cell]) & !mask
+    }
+}
+
+/// The index in [`CellMasks::houses`] of the box, row and column of `cell`.
 pub const fn houses_of(cell: Cell) -> [usize; 3] {
     let (row, column) = (cell / 9, cell % 9);
     [row / 3 * 3 + column / 3, 9 + row, 18 + column]
-}
-
-const fn houses() -> [CellMask; 27] {
-    let mut houses = [0; 27];
-    let mut cell = 0;
-    while cell < 81 {
-        let [box_index, row, column] = houses_of(cell);
-        houses[box_index] |= 1 << cell;
-        houses[row] |= 1 << cell;
-        houses[column] |= 1 << cell;
-        cell += 1;
-    }
-    houses
-}
-
-const fn peers() -> [CellMask; 81] {
-    let houses = houses();
-    let mut peers = [0; 81];
-    let mut cell = 0;
-    while cell < 81 {
-        let [box_index, row, column] = houses_of(cell);
-        peers[cell] = (houses[box_index] | houses[row] | houses[column]) & !(1 << cell);
-        cell += 1;
-    }
-    peers
 }
 
 /// The cells of `mask`, in ascending order.
@@ -88,11 +88,6 @@ pub fn digit_cells(board: &Board) -> [CellMask; 9] {
     masks
 }
 
-/// The cells that see every cell of `mask` (none of them included).
-pub fn seen_by_all(mask: CellMask) -> CellMask {
-    cells_of(mask).fold(!0, |seen, cell| seen & PEERS[cell]) & !mask
-}
-
 /// A 9×9 board from pencil marks, one string per row of nine space-separated cells: the
 /// candidates of an empty cell, or `=` and the digit of a filled one (tests replay the
 /// reference's states this way).
@@ -118,17 +113,17 @@ mod tests {
     #[test]
     fn peers_and_houses_match_the_board_geometry() {
         let geometry = super::super::board::Geometry::of(9);
-        for (peers, expected) in PEERS.iter().zip(&geometry.peers) {
-            let expected = expected.iter().fold(0, |mask: CellMask, &p| mask | 1 << p);
-            assert_eq!(*peers, expected);
+        let masks = geometry.masks();
+        assert_eq!(masks.peers[0].count_ones(), 20);
+        for (cell, houses) in masks.cell_houses.iter().enumerate() {
+            for (kind, &house) in houses_of(cell).iter().enumerate() {
+                assert_eq!(houses[kind], masks.houses[house]);
+                assert_eq!(geometry.cell_houses[cell][kind], house);
+            }
         }
-        for (index, house) in geometry.houses.iter().enumerate() {
-            let expected = house
-                .cells
-                .iter()
-                .fold(0, |mask: CellMask, &c| mask | 1 << c);
-            assert_eq!(HOUSES[index], expected);
-        }
-        assert_eq!(seen_by_all(1 | 1 << 1), (HOUSES[0] | HOUSES[9]) & !0b11);
+        assert_eq!(
+            masks.seen_by_all(1 | 1 << 1),
+            (masks.houses[0] | masks.houses[9]) & !0b11
+        );
     }
 }

@@ -27,6 +27,30 @@ const KIND_PAIRS: [(HouseKind, HouseKind); 8] = [
     (HouseKind::Row, HouseKind::Region),
 ];
 
+/// The pairs in a board of one of Sukaku Explainer's variant modes: the classic four,
+/// then disjoint groups and windows (kinds a mode lacks have no houses) with the lines
+/// and boxes, then with each other, in the reference's order.
+const MODE_PAIRS: [(HouseKind, HouseKind); 18] = [
+    (HouseKind::Box, HouseKind::Column),
+    (HouseKind::Box, HouseKind::Row),
+    (HouseKind::Column, HouseKind::Box),
+    (HouseKind::Row, HouseKind::Box),
+    (HouseKind::DisjointGroup, HouseKind::Column),
+    (HouseKind::DisjointGroup, HouseKind::Row),
+    (HouseKind::Column, HouseKind::DisjointGroup),
+    (HouseKind::Row, HouseKind::DisjointGroup),
+    (HouseKind::Box, HouseKind::DisjointGroup),
+    (HouseKind::DisjointGroup, HouseKind::Box),
+    (HouseKind::ExtraRegion, HouseKind::Column),
+    (HouseKind::ExtraRegion, HouseKind::Row),
+    (HouseKind::Column, HouseKind::ExtraRegion),
+    (HouseKind::Row, HouseKind::ExtraRegion),
+    (HouseKind::Box, HouseKind::ExtraRegion),
+    (HouseKind::ExtraRegion, HouseKind::Box),
+    (HouseKind::ExtraRegion, HouseKind::DisjointGroup),
+    (HouseKind::DisjointGroup, HouseKind::ExtraRegion),
+];
+
 /// The first pointing or claiming that removes a candidate.
 pub fn locked_candidates(board: &Board) -> Option<Step> {
     let mut found = None;
@@ -58,7 +82,11 @@ pub fn direct_locked_candidates(board: &Board) -> Option<Step> {
 /// kinds, then digits, then the confining house, then the crossing one), until it breaks.
 pub fn for_each_lock<'a>(board: &'a Board, mut visit: impl FnMut(Lock<'a>) -> ControlFlow<()>) {
     let geometry = board.geometry();
-    for (first_kind, second_kind) in KIND_PAIRS {
+    let pairs: &[(HouseKind, HouseKind)] = match geometry.mode() {
+        Some(mode) if !mode.is_classic() => &MODE_PAIRS,
+        _ => &KIND_PAIRS,
+    };
+    for &(first_kind, second_kind) in pairs {
         let firsts = geometry.houses_of(first_kind);
         let places: Vec<[u32; MAX_SIZE]> = firsts
             .iter()
@@ -75,15 +103,11 @@ pub fn for_each_lock<'a>(board: &'a Board, mut visit: impl FnMut(Lock<'a>) -> Co
                 let mut cells = ones(positions).map(|position| first.cells[position]);
                 let Some(second) = cells
                     .next()
-                    .and_then(|cell| geometry.house_of(cell, second_kind))
+                    .and_then(|cell| geometry.kind_house_of(cell, second_kind))
                 else {
                     continue;
                 };
-                if !cells.all(|cell| {
-                    geometry
-                        .house_of(cell, second_kind)
-                        .is_some_and(|house| house.index == second.index)
-                }) {
+                if !cells.all(|cell| second.cells.contains(&cell)) {
                     continue;
                 }
                 let lock = Lock {

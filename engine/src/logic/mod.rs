@@ -16,7 +16,10 @@ pub mod board;
 mod cell_masks;
 mod chains;
 pub(crate) mod fish;
+mod generalized;
 pub mod hint;
+pub mod modes;
+mod nonconsecutive;
 pub(crate) mod intersections;
 pub mod path;
 pub mod rating;
@@ -38,7 +41,7 @@ use crate::validate::{Conflict, validate};
 pub use hint::{Hint, Mistake, MistakeKind, hint};
 pub use rating::{
     Explanation, Level, MODEL, RATINGS_BELOW_4, Rating, TechniqueUse, explain, may_rate_within,
-    rate,
+    rate, rate_variant,
 };
 pub use variant::{VariantExplanation, explain_variant, hint_variant};
 
@@ -71,6 +74,10 @@ pub enum LogicError {
         /// The limit for that size.
         limit: usize,
     },
+    /// The puzzle's rules (or its size or regions) have no Sukaku Explainer scale: the
+    /// kinds of those rules.
+    #[error("no rating scale exists for {}", .0.join(", "))]
+    NoScale(Vec<&'static str>),
     /// The work was stopped: cancelled, or out of time.
     #[error(transparent)]
     Stopped(#[from] Stopped),

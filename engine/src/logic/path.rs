@@ -7,7 +7,11 @@
 use super::board::Board;
 use super::chains::{Mode, chain_step};
 use super::step::Step;
-use super::{aligned, fish, intersections, singles, strong_links, subsets, uniqueness, wings};
+use super::modes::VariantMode;
+use super::{
+    aligned, fish, generalized, intersections, nonconsecutive, singles, strong_links, subsets,
+    uniqueness, wings,
+};
 use crate::solver::Cancellation;
 
 /// One technique search, in the reference's order.
@@ -19,7 +23,11 @@ enum Search {
     NakedSingle,
     DirectHiddenTriple,
     LockedCandidates,
+    GeneralizedLocking,
     NakedSet(u32),
+    GeneralizedNakedSet(u32),
+    ForcingCellNc,
+    LockedNc,
     Fish(u32),
     HiddenSet(u32),
     StrongLinks(usize),
@@ -105,7 +113,11 @@ impl Search {
             Search::NakedSingle => singles::naked_single(board),
             Search::DirectHiddenTriple => subsets::direct_hidden_set(board, 3),
             Search::LockedCandidates => intersections::locked_candidates(board),
+            Search::GeneralizedLocking => generalized::locking(board),
             Search::NakedSet(degree) => subsets::naked_set(board, degree),
+            Search::GeneralizedNakedSet(degree) => subsets::generalized_naked_set(board, degree),
+            Search::ForcingCellNc => nonconsecutive::forcing_cell(board),
+            Search::LockedNc => nonconsecutive::locked(board),
             Search::Fish(degree) => fish::fish(board, degree),
             Search::HiddenSet(degree) => subsets::hidden_set(board, degree),
             Search::StrongLinks(links) => strong_links::strong_links(board, links),
@@ -134,17 +146,32 @@ pub enum Stop {
 /// search that `cancel` stops may miss steps, so its caller checks `cancel` before it
 /// trusts the answer.
 pub fn next_step(board: &Board, cancel: &Cancellation) -> Option<Step> {
-    let searches = if board.size() == 9 {
-        NINE_BY_NINE
-    } else {
-        ANY_SIZE
+    let searches: Box<dyn Iterator<Item = Search>> = match board.geometry().mode() {
+        Some(mode) if !mode.is_classic() => Box::new(variant_searches(mode)),
+        _ if board.size() == 9 => Box::new(NINE_BY_NINE.iter().copied()),
+        _ => Box::new(ANY_SIZE.iter().copied()),
     };
     // Checked before each search too, not only inside the chains: a path of hard steps
     // runs dozens of searches of a millisecond or less each.
     searches
-        .iter()
         .take_while(|_| !cancel.is_cancelled())
         .find_map(|search| search.find(board, cancel))
+}
+
+/// The searches of a variant `mode`, in the reference's order: the classic ones, with
+/// generalized intersections and naked sets in their places when the mode's rules make
+/// cells see more cells, and non-consecutive steps after naked singles.
+fn variant_searches(mode: VariantMode) -> impl Iterator<Item = Search> {
+    NINE_BY_NINE.iter().flat_map(move |&search| {
+        let replaced = match search {
+            Search::LockedCandidates if mode.generalized() => Search::GeneralizedLocking,
+            Search::NakedSet(degree) if mode.generalized() => Search::GeneralizedNakedSet(degree),
+            other => other,
+        };
+        let nonconsecutive = (search == Search::NakedSingle && mode.nonconsecutive)
+            .then_some([Search::ForcingCellNc, Search::LockedNc]);
+        std::iter::once(replaced).chain(nonconsecutive.into_iter().flatten())
+    })
 }
 
 /// Steps from `board` until it is solved, applying each; the steps so far and why it

@@ -8,7 +8,9 @@ use super::path::{self, Stop};
 use super::step::{Placement, Step, round_rating};
 use super::technique::Technique;
 use super::{LogicError, unique_solution};
+use super::modes::VariantMode;
 use crate::grid::Grid;
+use crate::variant::Puzzle;
 use crate::solver::{Cancellation, Stopped};
 
 /// The version of the rating model: the reference it reproduces, and this implementation's
@@ -214,6 +216,25 @@ pub fn rate(puzzle: &Grid, cancel: &Cancellation) -> Result<Rating, LogicError> 
     }
     let explanation = explain(puzzle, cancel)?;
     Ok(explanation.rating.expect("9×9 paths are rated"))
+}
+
+/// Rates a variant puzzle with exactly one solution in its Sukaku Explainer mode, and
+/// names the mode; [`LogicError::NoScale`] when it has none.
+pub fn rate_variant(puzzle: &Puzzle, cancel: &Cancellation) -> Result<(Rating, VariantMode), LogicError> {
+    let mode = VariantMode::of(puzzle).map_err(LogicError::NoScale)?;
+    let cancel = &cancel.starting_now();
+    super::variant::unique_solution(puzzle, cancel)?;
+    let values = puzzle
+        .givens()
+        .iter()
+        .map(|given| given.unwrap_or(0))
+        .collect();
+    let mut board = Board::of_puzzle(mode.geometry(), values, None);
+    match path::solve(&mut board, cancel) {
+        (steps, None) => Ok((Rating::of(&steps), mode)),
+        (_, Some(Stop::Stopped)) => Err(LogicError::Stopped(Stopped)),
+        (_, Some(Stop::Stuck)) => Err(LogicError::BeyondTechniques),
+    }
 }
 
 /// The whole path from a puzzle with exactly one solution to that solution. On sizes other

@@ -12,9 +12,9 @@ pub const SCAN_ORDER: [HouseKind; 7] = [
     HouseKind::Region,
     HouseKind::Column,
     HouseKind::Row,
-    HouseKind::Diagonal,
-    HouseKind::ExtraRegion,
     HouseKind::DisjointGroup,
+    HouseKind::ExtraRegion,
+    HouseKind::Diagonal,
 ];
 
 /// The first full house, else the first hidden single, scanning the houses in

@@ -15,7 +15,7 @@
 //! houses and their link shapes, order of the links along the chain, their directions.
 
 use super::board::{Board, Cell, HouseKind, bit, combinations};
-use super::cell_masks::{CellMask, HOUSES, cells_of, digit_cells, houses_of, seen_by_all};
+use super::cell_masks::{CellMask, CellMasks, cells_of, digit_cells, houses_of};
 use super::step::{Elimination, HouseRef, Step, cell_name, digit_name, eliminations_text};
 use super::technique::Technique;
 
@@ -23,7 +23,7 @@ use super::technique::Technique;
 const MOST_LINKS: usize = 4;
 
 /// The kinds of house as the reference numbers them: 0 box, 1 row, 2 column (also
-/// `house / 9` for a house index of [`HOUSES`]).
+/// `house / 9` for a house index of [`CellMasks::houses`]).
 const BOX: u8 = 0;
 
 /// The best chain of `links` strong links (2 to 4), as the reference sorts them.
@@ -89,19 +89,19 @@ struct End {
     primary: Cell,
     /// The cells that see all the side's cells.
     seen: CellMask,
-    /// The houses (bits of [`HOUSES`] indexes) that hold all the side's cells.
+    /// The houses (bits of [`CellMasks::houses`] indexes) that hold all the side's cells.
     houses: u32,
 }
 
 impl End {
-    fn new(primary: Cell, cells: CellMask) -> End {
+    fn new(masks: &CellMasks, primary: Cell, cells: CellMask) -> End {
         let houses = houses_of(primary)
             .into_iter()
-            .filter(|&house| cells & !HOUSES[house] == 0)
+            .filter(|&house| cells & !masks.houses[house] == 0)
             .fold(0, |houses, house| houses | 1 << house);
         End {
             primary,
-            seen: seen_by_all(cells),
+            seen: masks.seen_by_all(cells),
             houses,
         }
     }
@@ -118,7 +118,7 @@ impl End {
 /// A strong link: a house and its two sides.
 #[derive(Debug, Clone, Copy)]
 struct Link {
-    /// Index in [`HOUSES`].
+    /// Index in [`CellMasks::houses`].
     house: usize,
     /// The two sides, in the reference's order.
     ends: [End; 2],
@@ -144,6 +144,7 @@ impl Link {
             return;
         }
         let cells = &board.geometry().houses[house].cells;
+        let masks = board.geometry().masks();
         let is_box = house / 9 == BOX as usize;
         let mask_of = |positions: u32| {
             (0..9)
@@ -163,7 +164,7 @@ impl Link {
         if count == 2 {
             let (a, b) = (nth(positions, 0), nth(positions, 1));
             if !(is_box && same_line(a, b)) {
-                push(End::new(a, 1 << a), End::new(b, 1 << b));
+                push(End::new(masks, a, 1 << a), End::new(masks, b, 1 << b));
             }
             return;
         }
@@ -175,7 +176,8 @@ impl Link {
             return;
         }
         let heart = pattern.heart.map_or(0, |heart| mask_of(1 << heart));
-        let side = |blade: u32, extra: CellMask| End::new(nth(blade, 0), mask_of(blade) | extra);
+        let side =
+            |blade: u32, extra: CellMask| End::new(masks, nth(blade, 0), mask_of(blade) | extra);
         // A blade of one cell is the side the reference starts from; the other side takes
         // the centre of the cross, which fixes the line it stands for.
         match (blade1.count_ones(), blade2.count_ones()) {
@@ -193,7 +195,7 @@ impl Link {
                     let (a, b) = (nth(blade1, 0), nth(blade1, 1));
                     let (c, d) = (nth(blade2, 0), nth(blade2, 1));
                     let across =
-                        |first: Cell, second: Cell| End::new(first, 1 << first | 1 << second);
+                        |first: Cell, second: Cell| End::new(masks, first, 1 << first | 1 << second);
                     push(across(a, c), across(b, d));
                 } else {
                     // A candidate at the centre of the cross belongs to both sides.
@@ -309,6 +311,7 @@ struct Search {
     /// For each digit (index) and house, the links of the house.
     in_house: [[u64; 27]; 9],
     candidates: [CellMask; 9],
+    masks: &'static CellMasks,
     digit: u8,
     /// The chosen links, by depth, as indexes in `all`.
     chosen: [usize; MOST_LINKS],
@@ -351,6 +354,7 @@ impl Search {
             clashing,
             in_house,
             candidates: digit_cells(board),
+            masks: geometry.masks(),
             digit: 1,
             chosen: [0; MOST_LINKS],
             best: None,
@@ -462,7 +466,8 @@ impl Search {
                 return None;
             }
         }
-        let outside = chosen.fold(0, |cells, link| cells | HOUSES[link.house]);
+        let houses = &self.masks.houses;
+        let outside = chosen.fold(0, |cells, link| cells | houses[link.house]);
         let candidates = self.candidates[self.digit as usize - 1] & !outside;
         let ends_see = start.seen & end.seen & candidates;
         let (mut eliminations, mut total) = (0, 0);
@@ -478,7 +483,7 @@ impl Search {
         } else {
             let between = shared[..n - 1]
                 .iter()
-                .fold(0, |cells, &house| cells | HOUSES[house]);
+                .fold(0, |cells, &house| cells | houses[house]);
             add(ends_see & !between);
         }
         if eliminations == 0 {

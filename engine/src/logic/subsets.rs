@@ -6,7 +6,8 @@
 
 use std::ops::ControlFlow;
 
-use super::board::{Board, Digits, House, bit, combinations, digits_of, ones};
+use super::board::{Board, Cell, Digits, House, bit, combinations, digits_of, ones};
+use super::cell_masks::{CellMask, cells_of};
 use super::singles::{SCAN_ORDER, cells_at};
 use super::step::{
     Elimination, HouseRef, Placement, Step, cell_name, cells_name, digit_name, digits_name,
@@ -17,19 +18,33 @@ use super::technique::Technique;
 /// The first naked set of `degree` cells (2 to 4) that removes a candidate. Only houses
 /// with at least twice `degree` empty cells are searched, as the reference does.
 pub fn naked_set(board: &Board, degree: u32) -> Option<Step> {
+    first_naked_set(board, degree, false)
+}
+
+/// The first generalized naked set of `degree` cells (2 to 4): a naked set whose digits
+/// each leave every cell, in the house or not, that sees all of the set's cells holding
+/// that digit (Sukaku Explainer's form for variant modes).
+pub fn generalized_naked_set(board: &Board, degree: u32) -> Option<Step> {
+    first_naked_set(board, degree, true)
+}
+
+/// The first naked set of `degree` cells, plain or `generalized`, that removes a
+/// candidate.
+fn first_naked_set(board: &Board, degree: u32, generalized: bool) -> Option<Step> {
     let mut found = None;
-    for_each_naked_set(board, degree, |naked| {
+    for_each_naked_set(board, degree, generalized, |naked| {
         found = Some(naked.step(board));
         ControlFlow::Break(())
     });
     found
 }
 
-/// Calls `visit` with every naked set of `degree` cells that removes a candidate, in the
-/// reference's scan order, until it breaks.
+/// Calls `visit` with every naked set of `degree` cells, plain or `generalized`, that
+/// removes a candidate, in the reference's scan order, until it breaks.
 pub fn for_each_naked_set<'a>(
     board: &'a Board,
     degree: u32,
+    generalized: bool,
     mut visit: impl FnMut(NakedSet<'a>) -> ControlFlow<()>,
 ) {
     let geometry = board.geometry();
@@ -46,21 +61,26 @@ pub fn for_each_naked_set<'a>(
                     continue;
                 };
                 let cells = cells_at(house, positions);
-                let eliminations: Vec<Elimination> = house
-                    .cells
-                    .iter()
-                    .filter(|cell| !cells.contains(cell))
-                    .filter_map(|&cell| {
-                        let digits = board.candidates(cell) & digits;
-                        (digits != 0).then_some(Elimination { cell, digits })
-                    })
-                    .collect();
+                let eliminations = if generalized {
+                    seen_by_all_holding(board, &cells, digits)
+                } else {
+                    house
+                        .cells
+                        .iter()
+                        .filter(|cell| !cells.contains(cell))
+                        .filter_map(|&cell| {
+                            let digits = board.candidates(cell) & digits;
+                            (digits != 0).then_some(Elimination { cell, digits })
+                        })
+                        .collect()
+                };
                 if !eliminations.is_empty() {
                     let naked = NakedSet {
                         house,
                         cells,
                         digits,
                         eliminations,
+                        generalized,
                     };
                     if visit(naked).is_break() {
                         return;
@@ -69,6 +89,31 @@ pub fn for_each_naked_set<'a>(
             }
         }
     }
+}
+
+/// For each of `digits`, its candidates in the cells that see every one of `cells` that
+/// holds it, in cell order.
+fn seen_by_all_holding(board: &Board, cells: &[Cell], digits: Digits) -> Vec<Elimination> {
+    let masks = board.geometry().masks();
+    let mut removed: [Digits; 81] = [0; 81];
+    for digit in digits_of(digits) {
+        let holding = cells
+            .iter()
+            .filter(|&&cell| board.has(cell, digit))
+            .fold(0, |mask: CellMask, &cell| mask | 1 << cell);
+        for cell in cells_of(masks.seen_by_all(holding)) {
+            if board.has(cell, digit) {
+                removed[cell] |= bit(digit);
+            }
+        }
+    }
+    (0..81)
+        .filter(|&cell| removed[cell] != 0)
+        .map(|cell| Elimination {
+            cell,
+            digits: removed[cell],
+        })
+        .collect()
 }
 
 /// The first hidden set of `degree` digits (2 to 4) that removes a candidate, searched in
@@ -175,6 +220,8 @@ pub struct NakedSet<'a> {
     digits: Digits,
     /// What it removes, in house order (as the reference inserts them).
     pub eliminations: Vec<Elimination>,
+    /// Whether it removes from every cell that sees the set's cells of a digit.
+    generalized: bool,
 }
 
 impl NakedSet<'_> {
@@ -191,10 +238,13 @@ impl NakedSet<'_> {
 
     /// The set as a step.
     pub fn step(&self, board: &Board) -> Step {
-        let (technique, difficulty) = match self.digits.count_ones() {
-            2 => (Technique::NakedPair, 3.0),
-            3 => (Technique::NakedTriple, 3.6),
-            _ => (Technique::NakedQuad, 5.0),
+        let (technique, difficulty) = match (self.digits.count_ones(), self.generalized) {
+            (2, false) => (Technique::NakedPair, 3.0),
+            (3, false) => (Technique::NakedTriple, 3.6),
+            (_, false) => (Technique::NakedQuad, 5.0),
+            (2, true) => (Technique::GeneralizedNakedPair, 3.0),
+            (3, true) => (Technique::GeneralizedNakedTriple, 3.6),
+            (_, true) => (Technique::GeneralizedNakedQuad, 5.0),
         };
         let size = board.size();
         let mut step = Step::new(technique, difficulty);

@@ -48,20 +48,34 @@ techniques! {
     DirectHiddenPair = "direct_hidden_pair", "Direct hidden pair";
     /// A cell with one candidate left.
     NakedSingle = "naked_single", "Naked single";
+    /// Non-consecutive: a cell of two or three close candidates removes the digits that
+    /// every one of them forbids from its orthogonal neighbours.
+    NonconsecutiveForcingCell = "nonconsecutive_forcing_cell", "Non-consecutive forcing cell";
+    /// Non-consecutive: a digit's places in a house all touch the same cells, which lose
+    /// the digits next to it.
+    NonconsecutiveLockedDigit = "nonconsecutive_locked_digit", "Non-consecutive locked digit";
     /// A hidden triple that leaves a hidden single.
     DirectHiddenTriple = "direct_hidden_triple", "Direct hidden triple";
     /// A box confines a digit of a row or column.
     Pointing = "pointing", "Pointing";
     /// A row or column confines a digit of a box.
     Claiming = "claiming", "Claiming";
+    /// A digit's places in a house all see the same cells outside them, which lose it
+    /// (Sukaku Explainer's generalized intersection, for variant modes).
+    GeneralizedIntersection = "generalized_intersection", "Generalized intersection";
     /// Two cells of a house hold the same two candidates and no other.
     NakedPair = "naked_pair", "Naked pair";
+    /// A naked pair whose digits leave every cell that sees the pair's cells holding them
+    /// (variant modes).
+    GeneralizedNakedPair = "generalized_naked_pair", "Generalized naked pair";
     /// A fish of two lines.
     XWing = "x_wing", "X-Wing";
     /// Two digits confined to the same two cells of a house.
     HiddenPair = "hidden_pair", "Hidden pair";
     /// Three cells of a house hold three candidates between them.
     NakedTriple = "naked_triple", "Naked triple";
+    /// A generalized naked triple (variant modes).
+    GeneralizedNakedTriple = "generalized_naked_triple", "Generalized naked triple";
     /// A fish of three lines.
     Swordfish = "swordfish", "Swordfish";
     /// Three digits confined to the same three cells of a house.
@@ -102,6 +116,8 @@ techniques! {
     UniqueLoopType4 = "unique_loop_type_4", "Unique loop type 4";
     /// Four cells of a house hold four candidates between them.
     NakedQuad = "naked_quad", "Naked quad";
+    /// A generalized naked quad (variant modes).
+    GeneralizedNakedQuad = "generalized_naked_quad", "Generalized naked quad";
     /// A fish of four lines.
     Jellyfish = "jellyfish", "Jellyfish";
     /// Four digits confined to the same four cells of a house.

@@ -15,7 +15,7 @@
 //! best one in its scan order is kept.
 
 use super::board::{Board, Cell, Digits, bit, digits_of};
-use super::cell_masks::{CellMask, PEERS, cells_of, digit_cells, seen_by_all};
+use super::cell_masks::{CellMask, CellMasks, cells_of, digit_cells};
 use super::step::{Elimination, Step, cells_name, digit_name, eliminations_text};
 use super::technique::Technique;
 
@@ -25,8 +25,9 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
     let pivot_size = if xyz { 3 } else { 2 };
     let common_size = u32::from(xyz);
     let geometry = board.geometry();
+    let masks = geometry.masks();
     let places = digit_cells(board);
-    for (pivot, &pivot_peers) in PEERS.iter().enumerate() {
+    for (pivot, &pivot_peers) in masks.peers.iter().enumerate() {
         let xy = board.candidates(pivot);
         if xy.count_ones() != pivot_size {
             continue;
@@ -47,7 +48,7 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
                 }
                 let z = (xz & yz).trailing_zeros() as usize;
                 let pattern: CellMask = 1 << pivot | 1 << xz_cell | 1 << yz_cell;
-                let mut victims = PEERS[xz_cell] & PEERS[yz_cell] & places[z] & !pattern;
+                let mut victims = masks.peers[xz_cell] & masks.peers[yz_cell] & places[z] & !pattern;
                 if xyz {
                     victims &= pivot_peers;
                 }
@@ -93,11 +94,12 @@ pub fn als_wing(board: &Board, size: usize) -> Option<Step> {
     let mut search = AlsSearch {
         candidates: std::array::from_fn(|cell| board.candidates(cell)),
         places: digit_cells(board),
+        masks: board.geometry().masks(),
         size,
         set: [0; 6],
         best: None,
     };
-    for (first, &peers) in PEERS.iter().enumerate() {
+    for (first, &peers) in search.masks.peers.iter().enumerate() {
         let digits = search.candidates[first];
         if (2..=size).contains(&(digits.count_ones() as usize)) {
             search.set[0] = first;
@@ -117,6 +119,7 @@ fn above(cell: Cell) -> CellMask {
 struct AlsSearch {
     candidates: [Digits; 81],
     places: [CellMask; 9],
+    masks: &'static CellMasks,
     size: usize,
     /// The cells of the set so far, ascending.
     set: [Cell; 6],
@@ -139,7 +142,7 @@ impl AlsSearch {
             if last {
                 self.pair_with_bivalue_cells(union);
             } else {
-                self.extend(depth + 1, union, forward & PEERS[cell] & above(cell));
+                self.extend(depth + 1, union, forward & self.masks.peers[cell] & above(cell));
             }
         }
     }
@@ -149,13 +152,14 @@ impl AlsSearch {
     fn pair_with_bivalue_cells(&mut self, digits: Digits) {
         let set = &self.set[..self.size - 1];
         let cells = set.iter().fold(0, |mask: CellMask, &cell| mask | 1 << cell);
-        let reach = set.iter().fold(0, |mask, &cell| mask | PEERS[cell]) & !cells;
+        let reach = set.iter().fold(0, |mask, &cell| mask | self.masks.peers[cell]) & !cells;
         for bivalue in cells_of(reach) {
             let pair = self.candidates[bivalue];
             if pair.count_ones() != 2 || pair & !digits != 0 {
                 continue;
             }
             let wing = Wing {
+                masks: self.masks,
                 set: cells,
                 digits,
                 bivalue,
@@ -174,6 +178,7 @@ impl AlsSearch {
 /// An almost locked set and a bivalue cell whose two digits it holds.
 #[derive(Clone, Copy)]
 struct Wing {
+    masks: &'static CellMasks,
     set: CellMask,
     digits: Digits,
     bivalue: Cell,
@@ -191,7 +196,7 @@ struct Found {
 impl Wing {
     /// Whether every cell of the set holding `digit` (index) sees the bivalue cell.
     fn restricted(&self, places: &[CellMask; 9], digit: usize) -> bool {
-        self.set & places[digit] & !PEERS[self.bivalue] == 0
+        self.set & places[digit] & !self.masks.peers[self.bivalue] == 0
     }
 
     /// The removals of a restricted common: the set's x (lower digit) or z, or both
@@ -232,9 +237,9 @@ impl Wing {
     /// The places of `digit` (index) that see every place of it in the set, and the
     /// bivalue cell too when `with_bivalue`.
     fn locked(&self, places: &[CellMask; 9], digit: usize, with_bivalue: bool) -> CellMask {
-        let mut seen = seen_by_all(self.set & places[digit]);
+        let mut seen = self.masks.seen_by_all(self.set & places[digit]);
         if with_bivalue {
-            seen &= PEERS[self.bivalue];
+            seen &= self.masks.peers[self.bivalue];
         }
         seen & places[digit] & !self.set & !(1 << self.bivalue)
     }

@@ -90,7 +90,7 @@ fn simple_rule(rule: usize, source: &Board, current: &Board) -> Vec<Found> {
             }
             keep(hidden.rule_parents(source), hidden.eliminations)
         }),
-        2 => for_each_naked_set(current, 2, |naked| {
+        2 => for_each_naked_set(current, 2, false, |naked| {
             let parents = naked.rule_parents(source);
             keep(parents, naked.eliminations)
         }),
@@ -178,8 +178,8 @@ fn rule_parents(
                 done.push(node_data.key);
                 let cause = match (node_data.cause, &hint.shape) {
                     (Cause::Assumption, HintShape::Cell { .. }) => Some(Cause::Cell),
-                    (Cause::Assumption, HintShape::Region { kind, .. }) => {
-                        Some(Cause::House(*kind))
+                    (Cause::Assumption, HintShape::Region { house, .. }) => {
+                        Some(Cause::House(*house as u8))
                     }
                     (Cause::Assumption, _) => None,
                     (cause, _) => Some(cause),
@@ -192,10 +192,8 @@ fn rule_parents(
                                 add(cell, other);
                             }
                         }
-                        Some(Cause::House(kind)) => {
-                            for &other in
-                                geometry.house_of(cell, kind).map_or(&[][..], |h| &h.cells)
-                            {
+                        Some(Cause::House(house)) => {
+                            for &other in &geometry.houses[usize::from(house)].cells {
                                 add(other, digit);
                             }
                         }

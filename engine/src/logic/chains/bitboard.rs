@@ -7,29 +7,15 @@
 //! reference scans them.
 
 use crate::logic::board::{Board, Cell, Digits, HouseKind};
-use crate::logic::cell_masks::{CELL_HOUSES, PEERS, digit_cells, houses_of};
+use crate::logic::cell_masks::{CellMasks, digit_cells, houses_of};
 pub use crate::logic::cell_masks::{CellMask as Cells, cells_of};
 
-/// The cells of the house of `kind` that holds `cell`.
-pub fn house(cell: Cell, kind: HouseKind) -> Cells {
-    CELL_HOUSES[cell][kind as usize]
-}
-
-/// The index of the house of `kind` that holds `cell`, among the houses of its kind.
-pub fn house_index(cell: Cell, kind: HouseKind) -> usize {
-    houses_of(cell)[kind as usize] % 9
-}
-
-/// The cells that share a house with `cell` (not `cell` itself).
-pub fn peers(cell: Cell) -> Cells {
-    PEERS[cell]
-}
-
 /// Each cell's candidates, and each digit's cells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct State {
     candidates: [Digits; 81],
     places: [Cells; 9],
+    masks: &'static CellMasks,
 }
 
 impl State {
@@ -38,7 +24,37 @@ impl State {
         State {
             candidates: std::array::from_fn(|cell| board.candidates(cell)),
             places: digit_cells(board),
+            masks: board.geometry().masks(),
         }
+    }
+
+    /// The cells that `cell` sees (not `cell` itself).
+    pub fn peers(&self, cell: Cell) -> Cells {
+        self.masks.peers[cell]
+    }
+
+    /// The houses that hold `cell`, by index in the board's numbering, in the order the
+    /// reference links through them: its box, row and column, then the houses of the
+    /// board's rules (disjoint group, window, diagonals).
+    pub fn houses_of(&self, cell: Cell) -> impl Iterator<Item = usize> + '_ {
+        houses_of(cell)
+            .into_iter()
+            .chain(self.masks.rule_houses[cell].iter().copied())
+    }
+
+    /// The cells of the house numbered `house`.
+    pub fn house_cells(&self, house: usize) -> Cells {
+        self.masks.houses[house]
+    }
+
+    /// The kind of the house numbered `house`, and its index among its kind.
+    pub fn house_ref(&self, house: usize) -> (HouseKind, usize) {
+        self.masks.house_refs[house]
+    }
+
+    /// Whether orthogonal neighbours may not hold consecutive digits.
+    pub fn nonconsecutive(&self) -> bool {
+        self.masks.nonconsecutive
     }
 
     /// The candidates of `cell`.
@@ -71,12 +87,12 @@ mod tests {
 
     #[test]
     fn houses_are_in_scan_order_and_places_follow_removals() {
-        assert_eq!(
-            cells_of(house(40, HouseKind::Box)).collect::<Vec<_>>(),
-            [30, 31, 32, 39, 40, 41, 48, 49, 50]
-        );
         let board = Board::from_grid(&Grid::empty(9).unwrap());
         let mut state = State::of(&board);
+        assert_eq!(
+            cells_of(state.house_cells(4)).collect::<Vec<_>>(),
+            [30, 31, 32, 39, 40, 41, 48, 49, 50]
+        );
         assert_eq!(state.places(5).count_ones(), 81);
         state.remove(10, 5);
         assert_eq!(state.places(5).count_ones(), 80);

@@ -9,7 +9,7 @@
 //! first, following only the first node met of each potential. All of that is kept here,
 //! because each of these details moves ratings.
 
-use crate::logic::board::{Cell, HouseKind};
+use crate::logic::board::Cell;
 
 /// A potential packed into 11 bits: `(cell × 9 + digit − 1) × 2 + on`, the reference's
 /// hash code, so that ordering by key is the reference's ordering where it matters.
@@ -53,8 +53,13 @@ pub enum Cause {
     Assumption,
     /// A cell takes one digit: the others go, or the last one stays.
     Cell,
-    /// A digit takes one place in a house of this kind: the others go, or the last stays.
-    House(HouseKind),
+    /// A digit takes one place in the house of this index: the others go, or the last
+    /// stays.
+    House(u8),
+    /// A cell that sees this one (by a chess move) takes the digit: it goes here.
+    Sees,
+    /// An orthogonal neighbour takes a consecutive digit: it goes here (non-consecutive).
+    Neighbour,
     /// Another technique (locking, subsets, fish, a nested chain) on the assumed state.
     Advanced,
 }
@@ -419,7 +424,7 @@ mod tests {
         let start_again = arena.add(key(0, 1, true), Cause::Cell, &[other]);
         let off = arena.add(
             key(1, 1, false),
-            Cause::House(HouseKind::Row),
+            Cause::House(9),
             &[start_again],
         );
         let end = arena.add(key(1, 2, true), Cause::Cell, &[off, start]);

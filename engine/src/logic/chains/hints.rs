@@ -29,6 +29,8 @@ pub enum HintShape {
     Cell { cell: Cell, chains: Vec<NodeId> },
     /// Every place of a digit in a house leads to the same conclusion.
     Region {
+        /// The house's index in the board's numbering.
+        house: usize,
         kind: HouseKind,
         index: usize,
         digit: u8,

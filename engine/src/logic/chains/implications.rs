@@ -7,12 +7,9 @@
 //! what earlier steps of the same search turned off; each node then also names those
 //! removals as parents ("hidden parents"), which makes dynamic chains longer.
 
-use super::bitboard::{State, cells_of, house};
+use super::bitboard::{State, cells_of};
 use super::graph::{Cause, Key, NodeId, PotentialSet, cell_of, digit_of, key};
-use crate::logic::board::{HouseKind, digits_of};
-
-/// The kinds of house in the order the reference links through them.
-const HOUSE_ORDER: [HouseKind; 3] = [HouseKind::Box, HouseKind::Row, HouseKind::Column];
+use crate::logic::board::{bit, digits_of};
 
 /// A potential that follows from another, before it becomes a node: a search makes nodes
 /// only of those it keeps.
@@ -37,18 +34,50 @@ pub fn on_to_off(state: &State, on: Key, cell_links: bool, out: &mut Vec<Implied
             }
         }
     }
-    // Each peer once: the box first, then the row and the column outside the box.
+    // Each peer once: the box first, then the row and the column outside the box, then
+    // the houses of the board's rules, then cells that see it by a chess move.
     let mut seen = 1 << cell;
-    for kind in HOUSE_ORDER {
-        let peers = state.places(digit) & house(cell, kind) & !seen;
-        seen |= house(cell, kind);
-        for other in cells_of(peers) {
+    for house in state.houses_of(cell) {
+        let cells = state.house_cells(house);
+        for other in cells_of(state.places(digit) & cells & !seen) {
             out.push(Implied {
                 key: key(other, digit, false),
-                cause: Cause::House(kind),
+                cause: Cause::House(house as u8),
             });
         }
+        seen |= cells;
     }
+    for other in cells_of(state.places(digit) & state.peers(cell) & !seen) {
+        out.push(Implied {
+            key: key(other, digit, false),
+            cause: Cause::Sees,
+        });
+    }
+    if state.nonconsecutive() {
+        for neighbour in orthogonal_neighbours(cell) {
+            let next = [digit + 1, digit - 1].into_iter().filter(|d| (1..=9).contains(d));
+            for close in next.filter(|&d| state.candidates(neighbour) & bit(d) != 0) {
+                out.push(Implied {
+                    key: key(neighbour, close, false),
+                    cause: Cause::Neighbour,
+                });
+            }
+        }
+    }
+}
+
+/// The orthogonal neighbours of `cell` on a 9×9 board, in the reference's order: above,
+/// below, right, left.
+pub fn orthogonal_neighbours(cell: usize) -> impl Iterator<Item = usize> {
+    let (row, col) = (cell / 9, cell % 9);
+    [
+        (row > 0).then(|| cell - 9),
+        (row < 8).then(|| cell + 9),
+        (col < 8).then(|| cell + 1),
+        (col > 0).then(|| cell - 1),
+    ]
+    .into_iter()
+    .flatten()
 }
 
 /// Appends to `out` what turns on when the potential `off` goes on `state`: the cell's
@@ -77,13 +106,13 @@ pub fn off_to_on(
         }
     }
     if house_links {
-        for kind in HOUSE_ORDER {
-            let others = state.places(digit) & house(cell, kind) & !(1 << cell);
+        for house in state.houses_of(cell) {
+            let others = state.places(digit) & state.house_cells(house) & !(1 << cell);
             if others != 0 && others & (others - 1) == 0 {
                 // One place left.
                 out.push(Implied {
                     key: key(others.trailing_zeros() as usize, digit, true),
-                    cause: Cause::House(kind),
+                    cause: Cause::House(house as u8),
                 });
             }
         }
@@ -107,12 +136,13 @@ pub fn hidden_parents(
             let removed = source.candidates(cell) & !state.candidates(cell);
             parents.extend(digits_of(removed).filter_map(|d| offs.get(key(cell, d, false))));
         }
-        Cause::House(kind) => {
-            let removed = source.places(digit) & house(cell, kind) & !state.places(digit);
+        Cause::House(house) => {
+            let cells = state.house_cells(usize::from(house));
+            let removed = source.places(digit) & cells & !state.places(digit);
             parents
                 .extend(cells_of(removed).filter_map(|other| offs.get(key(other, digit, false))));
         }
-        Cause::Assumption | Cause::Advanced => {}
+        Cause::Assumption | Cause::Advanced | Cause::Sees | Cause::Neighbour => {}
     }
 }
 

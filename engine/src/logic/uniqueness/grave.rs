@@ -3,7 +3,7 @@
 
 use super::{Removals, house_ref, mask_of};
 use crate::logic::board::{Board, Cell, Digits, bit, combinations, digits_of, ones};
-use crate::logic::cell_masks::{CellMask, HOUSES, PEERS, cells_of, digit_cells, houses_of};
+use crate::logic::cell_masks::{CellMask, cells_of, digit_cells, houses_of};
 use crate::logic::step::{
     Step, cells_name, digit_name, digits_name, eliminations_text, house_name,
 };
@@ -109,7 +109,8 @@ impl Grave<'_> {
         }
         self.extra[cell] |= bit(digit);
         rest[cell] &= !bit(digit);
-        let common = self.common.unwrap_or(!0) & PEERS[cell] & !mask_of(&self.cells);
+        let peers = self.board.geometry().masks().peers[cell];
+        let common = self.common.unwrap_or(!0) & peers & !mask_of(&self.cells);
         self.common = Some(common);
         let hopeless = self.cells.len() > 1 && self.values.count_ones() > 1 && common == 0;
         (!hopeless).then_some(())
@@ -126,7 +127,7 @@ impl Grave<'_> {
             }
         }
         bivalue
-            && HOUSES.iter().all(|&house| {
+            && self.board.geometry().masks().houses[..27].iter().all(|&house| {
                 places
                     .iter()
                     .all(|&cells| matches!((house & cells).count_ones(), 0 | 2))
@@ -184,13 +185,14 @@ impl Grave<'_> {
         let common = self.common?;
         let board = self.board;
         let bug_cells = mask_of(&self.cells);
+        let houses = &board.geometry().masks().houses;
         for degree in 2..=6u32 {
             for kind in 0..3 {
                 let Some(house) = self.shared_house(kind) else {
                     continue;
                 };
                 // Filled cells count here too, as they do for the reference.
-                let region_cells: Vec<Cell> = cells_of(common & HOUSES[house]).collect();
+                let region_cells: Vec<Cell> = cells_of(common & houses[house]).collect();
                 if region_cells.len() < degree as usize {
                     continue;
                 }
@@ -208,7 +210,7 @@ impl Grave<'_> {
                     }
                     let members = mask_of(&naked) | bug_cells;
                     let mut removals = Removals::default();
-                    for cell in cells_of(common & HOUSES[house] & !members) {
+                    for cell in cells_of(common & houses[house] & !members) {
                         removals.add(board.candidates(cell) & digits, 1 << cell);
                     }
                     if removals.is_empty() {

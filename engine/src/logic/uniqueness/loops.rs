@@ -3,7 +3,9 @@
 
 use super::{Removals, house_ref, mask_of};
 use crate::logic::board::{Board, Cell, Digits, combinations, digits_of, ones};
-use crate::logic::cell_masks::{CellMask, HOUSES, cells_of, digit_cells, houses_of, seen_by_all};
+#[cfg(doc)]
+use crate::logic::cell_masks::CellMasks;
+use crate::logic::cell_masks::{CellMask, cells_of, digit_cells, houses_of};
 use crate::logic::step::{
     HouseRef, Step, cell_name, cells_name, digits_name, eliminations_text, house_name,
 };
@@ -34,7 +36,7 @@ pub fn unique_loops(board: &Board) -> Option<Step> {
     search.best.map(|best| best.step)
 }
 
-/// The house index (as [`HOUSES`] numbers them) of a house of `kind` (0 box, 1 row,
+/// The house index (as [`CellMasks::houses`] numbers them) of a house of `kind` (0 box, 1 row,
 /// 2 column) that holds both cells, if they share one.
 fn shared_house(a: Cell, b: Cell, kind: usize) -> Option<usize> {
     let house = houses_of(a)[kind];
@@ -66,7 +68,7 @@ fn loop_difficulty(length: usize) -> f64 {
     difficulty
 }
 
-/// The houses of `cell`, as bits of the indexes [`HOUSES`] gives them.
+/// The houses of `cell`, as bits of the indexes [`CellMasks::houses`] gives them.
 fn house_bits(cell: Cell) -> u32 {
     houses_of(cell)
         .iter()
@@ -238,7 +240,7 @@ impl LoopSearch<'_> {
             .fold(0, |digits, &cell| digits | self.board.candidates(cell))
             & !self.pair;
         let digit = digits.trailing_zeros() as usize;
-        let seeing = seen_by_all(mask_of(extras));
+        let seeing = self.board.geometry().masks().seen_by_all(mask_of(extras));
         let mut removals = Removals::default();
         removals.add(1 << digit, seeing & self.digit_cells[digit]);
         let difficulty = loop_difficulty(self.path.len());
@@ -306,7 +308,7 @@ impl LoopSearch<'_> {
             }
             let members = mask_of(&others) | 1 << c1 | 1 << c2;
             let mut removals = Removals::default();
-            for cell in cells_of(HOUSES[house] & !members) {
+            for cell in cells_of(board.geometry().masks().houses[house] & !members) {
                 removals.add(board.candidates(cell) & digits, 1 << cell);
             }
             self.offer(difficulty, 3, &removals, vec![house_ref(house)], || {
@@ -380,7 +382,7 @@ impl LoopSearch<'_> {
             let Some(house) = shared_house(c1, c2, kind) else {
                 continue;
             };
-            let others = HOUSES[house] & !(1 << c1) & !(1 << c2);
+            let others = self.board.geometry().masks().houses[house] & !(1 << c1) & !(1 << c2);
             for (slot, digit) in locked.iter_mut().zip([low, high]) {
                 if others & self.digit_cells[digit as usize] == 0 {
                     *slot = Some(house);

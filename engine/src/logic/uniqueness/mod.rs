@@ -19,7 +19,8 @@ use super::board::{Cell, Digits, HouseKind, digits_of};
 use super::cell_masks::{CellMask, cells_of};
 use super::step::{Elimination, HouseRef};
 
-/// A house index of [`HOUSES`](super::cell_masks::HOUSES) as a reference for a step.
+/// A house index of [`CellMasks::houses`](super::cell_masks::CellMasks::houses) as a
+/// reference for a step.
 fn house_ref(house: usize) -> HouseRef {
     let kind = [HouseKind::Box, HouseKind::Row, HouseKind::Column][house / 9];
     HouseRef {

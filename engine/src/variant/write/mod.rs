@@ -37,6 +37,13 @@ impl Puzzle {
     }
 }
 
+impl super::model::Rule {
+    /// The rule's `kind` in the native form (`killer_cage`, `diagonal`, …).
+    pub fn kind(&self) -> &'static str {
+        native::kind(self)
+    }
+}
+
 impl Serialize for Puzzle {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.to_native().serialize(serializer)

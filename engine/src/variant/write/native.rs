@@ -38,6 +38,18 @@ fn cells(cells: &[Cell]) -> Value {
 
 /// One rule as a native rule object.
 fn rule(rule: &Rule) -> Value {
+    let (kind, mut fields) = kind_and_fields(rule);
+    fields.insert("kind".into(), json!(kind));
+    Value::Object(fields)
+}
+
+/// The `kind` of `rule` in the native form.
+pub(super) fn kind(rule: &Rule) -> &'static str {
+    kind_and_fields(rule).0
+}
+
+/// The `kind` of `rule` and its other fields.
+fn kind_and_fields(rule: &Rule) -> (&'static str, Map<String, Value>) {
     let mut fields = Map::new();
     let mut set = |key: &str, value: Value| {
         fields.insert(key.to_owned(), value);
@@ -201,6 +213,6 @@ fn rule(rule: &Rule) -> Value {
             }
         }
     };
-    fields.insert("kind".into(), json!(kind));
-    Value::Object(fields)
+    (kind, fields)
 }
+

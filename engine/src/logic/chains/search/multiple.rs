@@ -2,8 +2,8 @@
 //! every place of a digit in a house, and holds whichever is true.
 
 use super::Search;
-use crate::logic::board::{Cell, HouseKind, digits_of};
-use crate::logic::chains::bitboard::{Cells, State, cells_of, house, house_index};
+use crate::logic::board::{Cell, digits_of};
+use crate::logic::chains::bitboard::{Cells, State, cells_of};
 use crate::logic::chains::graph::{Cause, NodeId, PotentialSet, conjugate, is_on, key};
 use crate::logic::chains::hints::{ChainHint, HintShape};
 use crate::logic::chains::reach::Reach;
@@ -194,7 +194,7 @@ impl Search<'_> {
     /// Region forcing chains for `digit`, from each house of `cell` where `cell` is the
     /// digit's first place (so each house is met once).
     fn region_chainings(&mut self, board: &State, cell: Cell, digit: u8, outcome: &Outcome) {
-        for (kind, places) in region_places(board, cell, digit, self.mode.multiple) {
+        for (house, places) in region_places(board, cell, digit, self.mode.multiple) {
             let mut region_on = self.copy_of(&outcome.on);
             let mut region_off = self.copy_of(&outcome.off);
             let mut branches: Vec<Outcome> = Vec::new();
@@ -227,9 +227,11 @@ impl Search<'_> {
                         .chain(branches.iter())
                         .filter_map(pick)
                         .collect();
+                    let (kind, index) = board.house_ref(house);
                     let shape = HintShape::Region {
+                        house,
                         kind,
-                        index: house_index(cell, kind),
+                        index,
                         digit,
                         chains,
                     };
@@ -255,14 +257,12 @@ fn region_places(
     cell: Cell,
     digit: u8,
     multiple: bool,
-) -> impl Iterator<Item = (HouseKind, Cells)> {
+) -> impl Iterator<Item = (usize, Cells)> + '_ {
     let digit_places = board.places(digit);
-    [HouseKind::Box, HouseKind::Row, HouseKind::Column]
-        .into_iter()
-        .filter_map(move |kind| {
-            let places = digit_places & house(cell, kind);
-            let count = places.count_ones();
-            let qualifies = count == 2 || multiple && count > 2;
-            (qualifies && places.trailing_zeros() as usize == cell).then_some((kind, places))
-        })
+    board.houses_of(cell).filter_map(move |house| {
+        let places = digit_places & board.house_cells(house);
+        let count = places.count_ones();
+        let qualifies = count == 2 || multiple && count > 2;
+        (qualifies && places.trailing_zeros() as usize == cell).then_some((house, places))
+    })
 }

@@ -3,7 +3,7 @@
 
 use super::Search;
 use crate::logic::board::{Cell, Digits, bit, digits_of};
-use crate::logic::chains::bitboard::{State, cells_of, peers};
+use crate::logic::chains::bitboard::{State, cells_of};
 use crate::logic::chains::graph::{
     Cause, Key, NodeId, PotentialSet, cell_of, conjugate, digit_of, is_on, key,
 };
@@ -276,7 +276,7 @@ impl Search<'_> {
         for &node in &path[1..] {
             let node_key = self.arena.key(node);
             let digit = digit_of(node_key);
-            for peer in cells_of(peers(cell_of(node_key)) & board.places(digit) & !in_cycle) {
+            for peer in cells_of(board.peers(cell_of(node_key)) & board.places(digit) & !in_cycle) {
                 {
                     if is_on(node_key) {
                         forward[peer] |= bit(digit);
