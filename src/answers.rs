@@ -7,6 +7,7 @@ use serde::Serialize;
 use sudoku_engine::generate::Generated;
 use sudoku_engine::grid::Grid;
 use sudoku_engine::logic::board::{Digits, HouseKind, digits_of};
+use sudoku_engine::logic::modes::VariantMode;
 use sudoku_engine::logic::step::{Step, round_rating};
 use sudoku_engine::logic::technique::Technique;
 use sudoku_engine::logic::{
@@ -42,8 +43,8 @@ pub struct RateResponse {
     pub steps: usize,
     /// The techniques used, easiest first.
     pub techniques: Vec<TechniqueJson>,
-    /// The rating model's version.
-    pub model: &'static str,
+    /// The rating model's version (and a variant puzzle's mode).
+    pub model: String,
 }
 
 /// One row of the histogram of techniques.
@@ -221,8 +222,17 @@ pub struct PuzzleJson {
     pub seed: u64,
 }
 
-/// The answer of `/rate` for `rating` .
-pub fn rate_response(rating: &Rating) -> RateResponse {
+/// The rating model of a puzzle rated in `mode` (classic Sudoku when `None`): [`MODEL`],
+/// and for a variant mode its name (`sukaku-explainer-1.18.1/1 x+anti-knight`).
+pub fn model(mode: Option<VariantMode>) -> String {
+    match mode {
+        Some(mode) if !mode.is_classic() => format!("{MODEL} {}", mode.name()),
+        _ => MODEL.to_owned(),
+    }
+}
+
+/// The answer of `/rate` for `rating`, of a puzzle of `mode` (classic when `None`).
+pub fn rate_response(rating: &Rating, mode: Option<VariantMode>) -> RateResponse {
     RateResponse {
         se: round_rating(rating.er),
         ed: round_rating(rating.ed),
@@ -239,7 +249,7 @@ pub fn rate_response(rating: &Rating) -> RateResponse {
                 se: round_rating(used.difficulty),
             })
             .collect(),
-        model: MODEL,
+        model: model(mode),
     }
 }
 
@@ -403,6 +413,7 @@ pub fn logic_error_code(error: &LogicError) -> &'static str {
         LogicError::Mismatch(_) => "invalid_request",
         LogicError::BeyondTechniques => "beyond_techniques",
         LogicError::TooManyRules { .. } => "too_many_rules",
+        LogicError::NoScale(_) => "unsupported_rules",
         LogicError::Stopped(_) => "solve_timeout",
     }
 }

@@ -14,7 +14,8 @@ use super::{InputArgs, MAX_THREADS, NO_PUZZLES, Status, lines_status, worker_thr
 use crate::answers::{
     GridOutput, explain_response, logic_error_code, rate_response, variant_explain_response,
 };
-use sudoku_engine::grid::{Grid, GridError, value_symbol};
+use sudoku_engine::grid::{Grid, value_symbol};
+use sudoku_engine::logic::modes::VariantMode;
 use sudoku_engine::logic::step::round_rating;
 use sudoku_engine::logic::technique::Technique;
 use sudoku_engine::logic::{self, LogicError, Rating};
@@ -32,9 +33,24 @@ pub struct RateArgs {
     /// text.
     #[arg(long)]
     pub json: bool,
+    /// Rate every grid in this Sukaku Explainer variant mode: its rules joined by `+`
+    /// from x, windoku, disjoint-groups, anti-knight, anti-king, nonconsecutive (as
+    /// `serate --isX=1 --isAntiKnight=1` rates `x+anti-knight`).
+    #[arg(long, value_name = "MODE", value_parser = parse_mode)]
+    pub mode: Option<VariantMode>,
     /// Threads and the time limit per puzzle.
     #[command(flatten)]
     pub workers: WorkerArgs,
+}
+
+/// The variant mode named `text`.
+fn parse_mode(text: &str) -> Result<VariantMode, String> {
+    VariantMode::from_name(text).ok_or_else(|| {
+        format!(
+            "unknown mode `{text}`: rules joined by `+` from x, windoku, disjoint-groups, \
+             anti-knight, anti-king, nonconsecutive"
+        )
+    })
 }
 
 /// The flags of commands that work through many puzzles: on how many threads, and how
@@ -93,26 +109,28 @@ pub fn rate(
         }
     };
     let input = block.as_deref().unwrap_or(input);
+    let fpuzzles = args.mode.is_none() && super::variant::holds_variants(input);
     let answer = |line: usize,
                   puzzle: &str,
                   stop: &Arc<AtomicBool>,
                   tally: &mut Tally,
                   text: &mut Vec<u8>| {
         let cancel = cancellation(args.workers.timeout_ms, Arc::clone(stop));
-        let rated = Grid::parse_symbols(puzzle)
-            .map_err(Unrated::Unreadable)
-            .and_then(|grid| logic::rate(&grid, &cancel).map_err(Unrated::Logic));
+        let rated = rate_line(puzzle, args.mode, fpuzzles, &cancel);
         match &rated {
             Ok(_) => tally.solved += 1,
-            Err(Unrated::Unreadable(_) | Unrated::Logic(LogicError::UnsupportedSize(_))) => {
-                tally.invalid += 1
-            }
+            Err(
+                Unrated::Unreadable(_)
+                | Unrated::Logic(LogicError::UnsupportedSize(_) | LogicError::NoScale(_)),
+            ) => tally.invalid += 1,
             Err(Unrated::Logic(LogicError::Stopped(_))) => tally.timed_out += 1,
             Err(Unrated::Logic(_)) => tally.unsolvable += 1,
         }
         let line = match (&rated, args.json) {
-            (Ok(rating), false) => rating_line(rating),
-            (Ok(rating), true) => serde_json::to_string(&rate_response(rating)).expect("JSON"),
+            (Ok((rating, _)), false) => rating_line(rating),
+            (Ok((rating, mode)), true) => {
+                serde_json::to_string(&rate_response(rating, *mode)).expect("JSON")
+            }
             // A grid that cannot be read is a typo to find in the input.
             (Err(Unrated::Unreadable(error)), false) => format!("error: line {line}: {error}"),
             (Err(Unrated::Logic(error)), false) => {
@@ -131,9 +149,14 @@ pub fn rate(
     let started = Instant::now();
     let threads = worker_threads(args.workers.threads);
     let chunk_bytes = batch::RATE_CHUNK_BYTES;
+    let form = if fpuzzles {
+        batch::LineForm::Whole
+    } else {
+        batch::LineForm::Grid
+    };
     let tally = batch::answer_lines(
         input,
-        batch::LineForm::Grid,
+        form,
         &answer,
         chunk_bytes,
         threads,
@@ -143,10 +166,32 @@ pub fn rate(
     lines_status(&tally, || summary(&tally, started.elapsed()), err)
 }
 
+/// The rating of a puzzle `line` within `cancel`, and its variant mode: a grid rated in
+/// `mode` (classic when `None`), or with `fpuzzles`, an f-puzzles document or link.
+fn rate_line(
+    line: &str,
+    mode: Option<VariantMode>,
+    fpuzzles: bool,
+    cancel: &Cancellation,
+) -> Result<(Rating, Option<VariantMode>), Unrated> {
+    let puzzle = if fpuzzles {
+        variant::parse_fpuzzles(line).map_err(|error| Unrated::Unreadable(error.to_string()))?
+    } else {
+        let grid = Grid::parse_symbols(line).map_err(|error| Unrated::Unreadable(error.to_string()))?;
+        let Some(mode) = mode else {
+            let rating = logic::rate(&grid, cancel).map_err(Unrated::Logic)?;
+            return Ok((rating, None));
+        };
+        mode.puzzle(&grid).map_err(|error| Unrated::Unreadable(error.to_string()))?
+    };
+    let (rating, mode) = logic::rate_variant(&puzzle, cancel).map_err(Unrated::Logic)?;
+    Ok((rating, Some(mode)))
+}
+
 /// Why a puzzle line has no rating.
 enum Unrated {
-    /// The line is not a grid.
-    Unreadable(GridError),
+    /// The line is not a puzzle.
+    Unreadable(String),
     /// The logic could not rate it.
     Logic(LogicError),
 }

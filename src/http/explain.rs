@@ -20,6 +20,7 @@ use crate::answers::{
 };
 use crate::solver_pool::Effort;
 use sudoku_engine::logic::board::Digits;
+use sudoku_engine::logic::modes::VariantMode;
 use sudoku_engine::logic::{self, Hint, MistakeKind};
 
 /// The body of `POST /rate` and `POST /explain`.
@@ -28,9 +29,9 @@ use sudoku_engine::logic::{self, Hint, MistakeKind};
 pub struct PuzzleRequest {
     /// The puzzle.
     pub grid: Option<GridInput>,
-    /// Variant rules on the grid (`/explain`; `/rate` refuses them for now).
+    /// Variant rules on the grid (`/rate` rates those of Sukaku Explainer's modes).
     pub rules: Option<Value>,
-    /// An f-puzzles document in place of the grid (`/explain`; `/rate` refuses it for now).
+    /// An f-puzzles document in place of the grid.
     pub fpuzzles: Option<Value>,
     /// A time limit below the server's, in milliseconds.
     pub timeout_ms: Option<NonZeroU64>,
@@ -55,19 +56,6 @@ pub struct HintRequest {
     pub timeout_ms: Option<NonZeroU64>,
 }
 
-/// The classic grid of a request's `field`: 422 `unsupported_rules` when the request has
-/// `rules` or `fpuzzles` too, and `invalid_request` when the field is missing.
-pub(super) fn classic_only<'a, T>(
-    grid: Option<&'a GridInput>,
-    [rules, fpuzzles]: [&Option<T>; 2],
-    field: &str,
-) -> Result<&'a GridInput, ApiError> {
-    if rules.is_some() || fpuzzles.is_some() {
-        return Err(ApiError::UnsupportedRules);
-    }
-    grid.ok_or_else(|| ApiError::InvalidRequest(format!("missing field `{field}`")))
-}
-
 /// Rates the puzzle of the request.
 pub async fn rate(
     State(state): State<AppState>,
@@ -81,24 +69,34 @@ pub async fn rate_answer(
     state: AppState,
     request: PuzzleRequest,
 ) -> Result<RateResponse, ApiError> {
-    let grid = classic_only(
-        request.grid.as_ref(),
-        [&request.rules, &request.fpuzzles],
+    let limit = time_limit(&state, request.timeout_ms);
+    let input = variant::read(
         "grid",
-    )?
-    .parse()?;
-    if grid.size() != 9 {
-        let size = grid.size();
-        return Err(ApiError::UnsupportedSize { size });
-    }
-    let rating = on_pool(
-        &state,
-        time_limit(&state, request.timeout_ms),
-        Effort::Heavy,
-        move |cancel| logic::rate(&grid, cancel),
-    )
+        request.grid.as_ref(),
+        request.rules.as_ref(),
+        request.fpuzzles.as_ref(),
+    )?;
+    let puzzle = match input {
+        Input::Classic(input) => {
+            let grid = input.parse()?;
+            if grid.size() != 9 {
+                let size = grid.size();
+                return Err(ApiError::UnsupportedSize { size });
+            }
+            let rating = on_pool(&state, limit, Effort::Heavy, move |cancel| {
+                logic::rate(&grid, cancel)
+            })
+            .await?;
+            return Ok(rate_response(&rating, None));
+        }
+        Input::Variant { puzzle, .. } => puzzle,
+    };
+    VariantMode::of(&puzzle).map_err(ApiError::NoScale)?;
+    let (rating, mode) = on_pool(&state, limit, Effort::Heavy, move |cancel| {
+        logic::rate_variant(&puzzle, cancel)
+    })
     .await?;
-    Ok(rate_response(&rating))
+    Ok(rate_response(&rating, Some(mode)))
 }
 
 /// Explains the puzzle of the request, step by step.

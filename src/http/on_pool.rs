@@ -45,6 +45,7 @@ impl Failure for LogicError {
             LogicError::Mismatch(detail) => ApiError::InvalidRequest(detail),
             LogicError::BeyondTechniques => ApiError::BeyondTechniques,
             LogicError::TooManyRules { size, limit } => ApiError::TooManyRules { size, limit },
+            LogicError::NoScale(rules) => ApiError::NoScale(rules),
         })
     }
 }

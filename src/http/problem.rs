@@ -195,6 +195,14 @@ pub enum ApiError {
          batches); this endpoint takes a classic `grid` without `rules` or `fpuzzles`"
     )]
     UnsupportedRules,
+    /// Variant rules (or a size or regions) with no rating scale: the kinds of them.
+    #[error(
+        "no rating scale exists for {}: ratings exist for classic 9×9 puzzles and for \
+         Sukaku Explainer's variant modes (two diagonals, windoku, disjoint groups, \
+         anti-knight, anti-king, non-consecutive, and their combinations)",
+        .0.join(", ")
+    )]
+    NoScale(Vec<&'static str>),
     /// A variant puzzle that cannot be read: its `path` names the bad field.
     #[error("{0}")]
     InvalidPuzzle(#[from] VariantInputError),
@@ -313,7 +321,7 @@ impl ApiError {
                 "unsolvable",
                 "Unsolvable grid",
             ),
-            Self::UnsupportedRules => (
+            Self::UnsupportedRules | Self::NoScale(_) => (
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "unsupported_rules",
                 "Unsupported rules",

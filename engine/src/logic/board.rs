@@ -451,6 +451,11 @@ impl Board {
                 board.candidates[cell] = given & !taken;
             }
         }
+        for cell in 0..board.values.len() {
+            if board.values[cell] != 0 {
+                board.forbid_consecutive(cell, board.values[cell]);
+            }
+        }
         board
     }
 
@@ -559,12 +564,26 @@ impl Board {
         self.candidates[cell] &= !digits;
     }
 
-    /// Places `digit` in `cell` and removes it from the candidates of the cell's peers.
+    /// Places `digit` in `cell` and removes it from the candidates of the cell's peers
+    /// (and, in the non-consecutive mode, the digits next to it from its orthogonal
+    /// neighbours).
     pub fn place(&mut self, cell: Cell, digit: u8) {
         self.values[cell] = digit;
         self.candidates[cell] = 0;
         for &peer in &self.geometry.peers[cell] {
             self.candidates[peer] &= !bit(digit);
+        }
+        self.forbid_consecutive(cell, digit);
+    }
+
+    /// In the non-consecutive mode, removes the digits next to `digit` from the
+    /// orthogonal neighbours of `cell`.
+    fn forbid_consecutive(&mut self, cell: Cell, digit: u8) {
+        if self.geometry.mode.is_some_and(|mode| mode.nonconsecutive) {
+            let next = bit(digit) << 1 | bit(digit) >> 1;
+            for neighbour in orthogonal_neighbours(cell, self.size()) {
+                self.candidates[neighbour] &= !next;
+            }
         }
     }
 
@@ -572,6 +591,20 @@ impl Board {
     pub fn to_grid(&self) -> Grid {
         Grid::from_cells(self.size(), self.values.clone()).expect("a board keeps its size")
     }
+}
+
+/// The orthogonal neighbours of `cell` on an N×N board, in Sukaku Explainer's order:
+/// above, below, right, left.
+pub fn orthogonal_neighbours(cell: Cell, size: usize) -> impl Iterator<Item = Cell> {
+    let (row, col) = (cell / size, cell % size);
+    [
+        (row > 0).then(|| cell - size),
+        (row + 1 < size).then(|| cell + size),
+        (col + 1 < size).then(|| cell + 1),
+        (col > 0).then(|| cell - 1),
+    ]
+    .into_iter()
+    .flatten()
 }
 
 /// The set holding only `digit`.

@@ -41,7 +41,7 @@ use crate::validate::{Conflict, validate};
 pub use hint::{Hint, Mistake, MistakeKind, hint};
 pub use rating::{
     Explanation, Level, MODEL, RATINGS_BELOW_4, Rating, TechniqueUse, explain, may_rate_within,
-    rate, rate_variant,
+    explain_in_mode, rate, rate_variant,
 };
 pub use variant::{VariantExplanation, explain_variant, hint_variant};
 

@@ -7,7 +7,8 @@ use std::sync::{Arc, OnceLock};
 use super::board::{Cell, Geometry, HouseKind};
 use super::cell_masks::CellMasks;
 use crate::variant::model::{Cell as GridCell, Diagonal, Rule};
-use crate::variant::{Constraint, Origin, Puzzle};
+use crate::grid::Grid;
+use crate::variant::{Constraint, ModelError, Origin, Puzzle};
 
 /// One of Sukaku Explainer's variant modes: the rules it adds to classic Sudoku. No rule
 /// at all is classic Sudoku.
@@ -186,6 +187,17 @@ impl VariantMode {
                 rule,
             })
             .collect()
+    }
+
+    /// The puzzle of `grid`'s givens under the mode's rules; an error for a grid that is
+    /// not 9×9.
+    pub fn puzzle(self, grid: &Grid) -> Result<Puzzle, ModelError> {
+        let givens = grid
+            .cells()
+            .iter()
+            .map(|&value| (value != 0).then_some(value))
+            .collect();
+        Puzzle::new(grid.size(), givens, None, self.constraints())
     }
 
     /// Whether the mode has rules that make cells see more cells than classic Sudoku

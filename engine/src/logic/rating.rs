@@ -220,10 +220,23 @@ pub fn rate(puzzle: &Grid, cancel: &Cancellation) -> Result<Rating, LogicError> 
 
 /// Rates a variant puzzle with exactly one solution in its Sukaku Explainer mode, and
 /// names the mode; [`LogicError::NoScale`] when it has none.
-pub fn rate_variant(puzzle: &Puzzle, cancel: &Cancellation) -> Result<(Rating, VariantMode), LogicError> {
+pub fn rate_variant(
+    puzzle: &Puzzle,
+    cancel: &Cancellation,
+) -> Result<(Rating, VariantMode), LogicError> {
+    let (explanation, mode) = explain_in_mode(puzzle, cancel)?;
+    Ok((explanation.rating.expect("paths of modes are rated"), mode))
+}
+
+/// The path Sukaku Explainer takes through a variant puzzle with exactly one solution in
+/// its mode (see [`rate_variant`]), rated.
+pub fn explain_in_mode(
+    puzzle: &Puzzle,
+    cancel: &Cancellation,
+) -> Result<(Explanation, VariantMode), LogicError> {
     let mode = VariantMode::of(puzzle).map_err(LogicError::NoScale)?;
     let cancel = &cancel.starting_now();
-    super::variant::unique_solution(puzzle, cancel)?;
+    let solution = super::variant::unique_solution(puzzle, cancel)?;
     let values = puzzle
         .givens()
         .iter()
@@ -231,7 +244,14 @@ pub fn rate_variant(puzzle: &Puzzle, cancel: &Cancellation) -> Result<(Rating, V
         .collect();
     let mut board = Board::of_puzzle(mode.geometry(), values, None);
     match path::solve(&mut board, cancel) {
-        (steps, None) => Ok((Rating::of(&steps), mode)),
+        (steps, None) => {
+            let explanation = Explanation {
+                solution: Grid::from_cells(9, solution).expect("a 9×9 solution"),
+                rating: Some(Rating::of(&steps)),
+                steps,
+            };
+            Ok((explanation, mode))
+        }
         (_, Some(Stop::Stopped)) => Err(LogicError::Stopped(Stopped)),
         (_, Some(Stop::Stuck)) => Err(LogicError::BeyondTechniques),
     }

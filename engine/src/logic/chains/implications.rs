@@ -9,7 +9,7 @@
 
 use super::bitboard::{State, cells_of};
 use super::graph::{Cause, Key, NodeId, PotentialSet, cell_of, digit_of, key};
-use crate::logic::board::{bit, digits_of};
+use crate::logic::board::{bit, digits_of, orthogonal_neighbours};
 
 /// A potential that follows from another, before it becomes a node: a search makes nodes
 /// only of those it keeps.
@@ -54,7 +54,7 @@ pub fn on_to_off(state: &State, on: Key, cell_links: bool, out: &mut Vec<Implied
         });
     }
     if state.nonconsecutive() {
-        for neighbour in orthogonal_neighbours(cell) {
+        for neighbour in orthogonal_neighbours(cell, 9) {
             let next = [digit + 1, digit - 1].into_iter().filter(|d| (1..=9).contains(d));
             for close in next.filter(|&d| state.candidates(neighbour) & bit(d) != 0) {
                 out.push(Implied {
@@ -64,20 +64,6 @@ pub fn on_to_off(state: &State, on: Key, cell_links: bool, out: &mut Vec<Implied
             }
         }
     }
-}
-
-/// The orthogonal neighbours of `cell` on a 9×9 board, in the reference's order: above,
-/// below, right, left.
-pub fn orthogonal_neighbours(cell: usize) -> impl Iterator<Item = usize> {
-    let (row, col) = (cell / 9, cell % 9);
-    [
-        (row > 0).then(|| cell - 9),
-        (row < 8).then(|| cell + 9),
-        (col < 8).then(|| cell + 1),
-        (col > 0).then(|| cell - 1),
-    ]
-    .into_iter()
-    .flatten()
 }
 
 /// Appends to `out` what turns on when the potential `off` goes on `state`: the cell's
