@@ -220,6 +220,12 @@ pub struct PuzzleJson {
     pub givens: usize,
     /// The seed that makes this puzzle alone (with `count: 1` and the same options).
     pub seed: u64,
+    /// A variant puzzle's rules, in the native form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<serde_json::Value>,
+    /// A variant puzzle as an f-puzzles link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fpuzzles: Option<String>,
 }
 
 /// The rating model of a puzzle rated in `mode` (classic Sudoku when `None`): [`MODEL`],
@@ -312,11 +318,12 @@ pub fn explain_response(explanation: &Explanation, solution: GridOutput) -> Expl
 
 /// How `/generate` writes `made`, its grids as rows or strings (the command line's JSON
 /// lines use it too).
-pub fn puzzle_json(made: &Generated, rows: bool) -> PuzzleJson {
+pub fn puzzle_json(made: &Generated, rows: bool, mode: VariantMode) -> PuzzleJson {
     let render = |grid: &Grid| match rows {
         true => GridOutput::Rows(grid.to_rows()),
         false => GridOutput::Symbols(grid.to_symbols()),
     };
+    let variant = (!mode.is_classic()).then(|| mode.puzzle(&made.puzzle).expect("a 9×9 grid"));
     PuzzleJson {
         puzzle: render(&made.puzzle),
         solution: render(&made.solution),
@@ -324,6 +331,8 @@ pub fn puzzle_json(made: &Generated, rows: bool) -> PuzzleJson {
         level: made.rating.map(|rating| Level::of(rating).id()),
         givens: made.puzzle.givens(),
         seed: made.seed,
+        rules: variant.as_ref().map(|puzzle| puzzle.to_native()["rules"].clone()),
+        fpuzzles: variant.as_ref().map(|puzzle| puzzle.to_fpuzzles_link()),
     }
 }
 

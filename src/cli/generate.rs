@@ -14,9 +14,10 @@ use serde_json::json;
 use super::batch::{in_order_on_threads, puzzle_bar};
 use super::rate::{WorkerArgs, cancellation};
 use super::{Status, worker_threads};
-use crate::answers::{PuzzleJson, puzzle_json};
+use crate::answers::{PuzzleJson, model, puzzle_json};
+use sudoku_engine::logic::modes::VariantMode;
 use sudoku_engine::generate::{self, GenerateOption, GenerateOptions, MAX_SEED, Symmetry};
-use sudoku_engine::logic::{Level, MODEL};
+use sudoku_engine::logic::Level;
 use sudoku_engine::solver::Stopped;
 
 /// Flags of `sudoku-service generate`.
@@ -44,6 +45,10 @@ pub struct GenerateArgs {
     /// No given (or orbit of givens) can be removed without losing uniqueness.
     #[arg(long)]
     pub minimal: bool,
+    /// Make puzzles of this Sukaku Explainer variant mode (9×9): its rules joined by `+`
+    /// from x, windoku, disjoint-groups, anti-knight, anti-king, nonconsecutive.
+    #[arg(long, value_name = "MODE", value_parser = super::rate::parse_mode)]
+    pub mode: Option<VariantMode>,
     /// How many puzzles.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub count: u32,
@@ -93,7 +98,9 @@ pub fn generate(
         args.se_max,
         args.symmetry,
         args.minimal,
-    ) {
+    )
+    .and_then(|options| options.in_mode(args.mode.unwrap_or_default()))
+    {
         Ok(options) => options,
         Err(error) => {
             writeln!(err, "error: {}", error.describe(flag))?;
@@ -142,7 +149,7 @@ pub fn generate(
 struct PuzzleLine {
     #[serde(flatten)]
     puzzle: PuzzleJson,
-    model: &'static str,
+    model: String,
 }
 
 /// The answer line of one puzzle.
@@ -154,9 +161,10 @@ fn line(made: &Result<generate::Generated, Stopped>, seed: u64, args: &GenerateA
     match (made, args.json) {
         (Ok(made), false) => made.puzzle.to_symbols(),
         (Ok(made), true) => {
+            let mode = args.mode.unwrap_or_default();
             let line = PuzzleLine {
-                puzzle: puzzle_json(made, false),
-                model: MODEL,
+                puzzle: puzzle_json(made, false, mode),
+                model: model(Some(mode)),
             };
             serde_json::to_string(&line).expect("a puzzle is written as JSON")
         }

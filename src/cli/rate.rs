@@ -44,7 +44,7 @@ pub struct RateArgs {
 }
 
 /// The variant mode named `text`.
-fn parse_mode(text: &str) -> Result<VariantMode, String> {
+pub(super) fn parse_mode(text: &str) -> Result<VariantMode, String> {
     VariantMode::from_name(text).ok_or_else(|| {
         format!(
             "unknown mode `{text}`: rules joined by `+` from x, windoku, disjoint-groups, \

@@ -5,19 +5,22 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use axum::extract::State;
-use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
 use super::AppState;
 use super::json::ApiJson;
 use super::on_pool::on_pool;
 use super::problem::ApiError;
-use crate::answers::{PuzzleJson, puzzle_json};
+use super::dto::GridInput;
+use super::variant::{self, Input};
+use crate::answers::{PuzzleJson, model, puzzle_json};
+use serde_json::Value;
 use crate::solver_pool::Effort;
 use sudoku_engine::generate::{
     self, GenerateOption, GenerateOptions, Generated, MAX_COUNT, MAX_SEED, Symmetry,
 };
-use sudoku_engine::logic::{Level, MODEL};
+use sudoku_engine::logic::Level;
+use sudoku_engine::logic::modes::VariantMode;
 use sudoku_engine::solver::{Cancellation, Stopped};
 
 /// The body of `POST /generate`; every field may be left out.
@@ -43,17 +46,19 @@ pub struct GenerateRequest {
     pub count: Option<usize>,
     /// The notation of the grids in the answer: `string` (the default) or `rows`.
     pub notation: Option<String>,
-    /// Variant rules, which generation does not make yet.
-    pub rules: Option<IgnoredAny>,
-    /// An f-puzzles document, which generation does not take.
-    pub fpuzzles: Option<IgnoredAny>,
+    /// The rules of a Sukaku Explainer variant mode (the native form): only the givens
+    /// are made.
+    pub rules: Option<Value>,
+    /// An f-puzzles document with the rules of a variant mode and no givens, in place of
+    /// `rules`.
+    pub fpuzzles: Option<Value>,
 }
 
 /// The answer of `POST /generate`.
 #[derive(Debug, Serialize)]
 pub struct GenerateResponse {
-    /// The rating model's version.
-    pub model: &'static str,
+    /// The rating model's version, and for variant puzzles their mode.
+    pub model: String,
     /// The puzzles, in the order of their seeds.
     pub puzzles: Vec<PuzzleJson>,
 }
@@ -87,11 +92,12 @@ pub async fn generate(
         },
         other => other,
     })?;
+    let mode = options.mode();
     Ok(ApiJson(GenerateResponse {
-        model: MODEL,
+        model: model(Some(mode)),
         puzzles: generated
             .iter()
-            .map(|made| puzzle_json(made, rows))
+            .map(|made| puzzle_json(made, rows, mode))
             .collect(),
     }))
 }
@@ -128,10 +134,8 @@ fn field_name(option: GenerateOption) -> &'static str {
 /// The options, the seeds of the puzzles and whether the answer uses rows, or why the
 /// request asks for something impossible.
 fn read(request: &GenerateRequest) -> Result<(GenerateOptions, Vec<u64>, bool), ApiError> {
-    if request.rules.is_some() || request.fpuzzles.is_some() {
-        return Err(ApiError::UnsupportedRules);
-    }
     let invalid = |detail: String| ApiError::InvalidRequest(detail);
+    let mode = requested_mode(request)?;
     let level = request
         .level
         .as_deref()
@@ -171,8 +175,37 @@ fn read(request: &GenerateRequest) -> Result<(GenerateOptions, Vec<u64>, bool), 
         symmetry,
         request.minimal,
     )
+    .and_then(|options| options.in_mode(mode))
     .map_err(|error| invalid(error.describe(field_name)))?;
     Ok((options, generate::puzzle_seeds(seed, count), rows))
+}
+
+/// The variant mode of the request's `rules` or `fpuzzles` (classic Sudoku without
+/// them): 422 `unsupported_rules` for rules of no mode, and an f-puzzles document may
+/// bring no givens, since they are what is made.
+fn requested_mode(request: &GenerateRequest) -> Result<VariantMode, ApiError> {
+    let (rules, fpuzzles) = (request.rules.as_ref(), request.fpuzzles.as_ref());
+    if rules.is_some() && fpuzzles.is_some() {
+        return Err(ApiError::InvalidRequest(
+            "`rules` and `fpuzzles` exclude each other".into(),
+        ));
+    }
+    if rules.is_none() && fpuzzles.is_none() {
+        return Ok(VariantMode::default());
+    }
+    let blank = GridInput::Symbols(".".repeat(81));
+    let grid = rules.is_some().then_some(&blank);
+    let puzzle = match variant::read("grid", grid, rules, fpuzzles)? {
+        Input::Classic(_) => return Ok(VariantMode::default()),
+        Input::Variant { puzzle, .. } => puzzle,
+    };
+    if puzzle.givens().iter().any(Option::is_some) {
+        return Err(ApiError::InvalidRequest(
+            "fpuzzles: a document for /generate brings the rules only; the givens are made"
+                .into(),
+        ));
+    }
+    VariantMode::of(&puzzle).map_err(ApiError::NoScale)
 }
 
 #[cfg(test)]

@@ -188,13 +188,6 @@ pub enum ApiError {
     /// The server is shutting down: `/readyz` asks for no new work.
     #[error("the server is shutting down")]
     Draining,
-    /// Variant input (`rules` or `fpuzzles`) on an endpoint that answers classic grids
-    /// only.
-    #[error(
-        "variant rules are solved, counted and checked by /solve and /validate (and their \
-         batches); this endpoint takes a classic `grid` without `rules` or `fpuzzles`"
-    )]
-    UnsupportedRules,
     /// Variant rules (or a size or regions) with no rating scale: the kinds of them.
     #[error(
         "no rating scale exists for {}: ratings exist for classic 9×9 puzzles and for \
@@ -321,7 +314,7 @@ impl ApiError {
                 "unsolvable",
                 "Unsolvable grid",
             ),
-            Self::UnsupportedRules | Self::NoScale(_) => (
+            Self::NoScale(_) => (
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "unsupported_rules",
                 "Unsupported rules",

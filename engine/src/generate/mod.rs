@@ -20,7 +20,10 @@ pub use symmetry::Symmetry;
 use self::random::Random;
 use crate::grid::{Grid, box_side};
 use crate::logic::step::round_rating;
+use crate::logic::board::{Board, digits_of};
+use crate::logic::modes::VariantMode;
 use crate::logic::{self, LogicError};
+use crate::variant::{self, VariantSolveOptions};
 use crate::solver::{self, Cancellation, Outcome, SolveOptions, Stopped};
 
 /// A generated puzzle.
@@ -67,10 +70,21 @@ pub fn generate(
     let cancel = &cancel.starting_now();
     let mut random = Random::new(seed);
     let orbits = options.symmetry.orbits(options.size);
+    let mode = options.mode;
     loop {
-        let solution = full_grid(options.size, &mut random, cancel)?;
+        let solution = if mode.is_classic() {
+            full_grid(options.size, &mut random, cancel)?
+        } else {
+            full_grid_in_mode(mode, &mut random, cancel)?
+        };
+        // In a variant mode, where minimal puzzles are often far harder than the band, a
+        // given stays when removing it would rate the puzzle above the band.
+        let ceiling = match options.band {
+            Some((_, highest)) if !mode.is_classic() && !options.minimal => Some(highest),
+            _ => None,
+        };
         let Some((mut puzzle, mut removed)) =
-            remove_givens(&solution, &orbits, &mut random, cancel)?
+            remove_givens(mode, ceiling, &solution, &orbits, &mut random, cancel)?
         else {
             continue;
         };
@@ -82,7 +96,7 @@ pub fn generate(
                 seed,
             });
         }
-        let mut rating = rate(options.size, &puzzle, cancel)?;
+        let mut rating = rate(mode, &puzzle, cancel)?;
         let Some((lowest, highest)) = options.band else {
             if let Some(rating) = rating {
                 return Ok(found(options.size, puzzle, solution, rating, seed));
@@ -97,7 +111,7 @@ pub fn generate(
                 for &cell in &orbits[orbit] {
                     puzzle[cell] = solution.cells()[cell];
                 }
-                rating = rate(options.size, &puzzle, cancel)?;
+                rating = rate(mode, &puzzle, cancel)?;
             }
         }
         if let Some(rating) = rating.filter(|&rating| (lowest..=highest).contains(&rating)) {
@@ -148,6 +162,46 @@ fn full_grid(size: usize, random: &mut Random, cancel: &Cancellation) -> Result<
     }
 }
 
+/// A random full 9×9 grid under the rules of a variant `mode`: a few digits placed at
+/// random where the rules allow them, the rest completed by the variant solver (a new
+/// start when they leave no solution), then, in modes where digits play no part beyond
+/// being different, relabelled at random.
+fn full_grid_in_mode(
+    mode: VariantMode,
+    random: &mut Random,
+    cancel: &Cancellation,
+) -> Result<Grid, Stopped> {
+    let mut cells: Vec<usize> = (0..81).collect();
+    loop {
+        let mut board = Board::of_puzzle(mode.geometry(), vec![0; 81], None);
+        random.shuffle(&mut cells);
+        for &cell in &cells[..RANDOM_DIGITS] {
+            let digits: Vec<u8> = digits_of(board.candidates(cell)).collect();
+            if let Some(&digit) = digits.get(random.below(digits.len().max(1))) {
+                board.place(cell, digit);
+            }
+        }
+        let puzzle = mode.puzzle(&board.to_grid()).expect("a 9×9 grid");
+        let answer = variant::solve(&puzzle, &VariantSolveOptions::default(), cancel)
+            .map_err(|_| Stopped)?;
+        if cancel.is_cancelled() {
+            return Err(Stopped);
+        }
+        let Some(solution) = answer.solution else {
+            continue;
+        };
+        if mode.nonconsecutive {
+            return Ok(grid(9, solution));
+        }
+        let mut digits: Vec<u8> = (1..=9).collect();
+        random.shuffle(&mut digits);
+        return Ok(grid(9, solution.iter().map(|&d| digits[usize::from(d) - 1]).collect()));
+    }
+}
+
+/// How many digits a random full grid of a variant mode starts from.
+const RANDOM_DIGITS: usize = 11;
+
 /// A puzzle's cells, and the orbits of givens removed to make it.
 type Removal = (Vec<u8>, Vec<usize>);
 
@@ -157,6 +211,8 @@ type Removal = (Vec<u8>, Vec<usize>);
 /// the orbits removed, or `None` when a check was too long to decide (another full grid is
 /// then quicker than waiting).
 fn remove_givens(
+    mode: VariantMode,
+    ceiling: Option<f64>,
     solution: &Grid,
     orbits: &[Vec<usize>],
     random: &mut Random,
@@ -170,7 +226,12 @@ fn remove_givens(
         for &cell in &orbits[orbit] {
             cells[cell] = 0;
         }
-        match stays_unique(solution, &cells, &orbits[orbit], cancel)? {
+        let unique = stays_unique(mode, solution, &cells, &orbits[orbit], cancel)?;
+        let within = match (unique, ceiling) {
+            (Some(true), Some(ceiling)) => Some(rates_within(mode, &cells, ceiling, cancel)?),
+            (unique, _) => unique,
+        };
+        match within {
             Some(true) => removed.push(orbit),
             Some(false) => {
                 for &cell in &orbits[orbit] {
@@ -190,12 +251,26 @@ fn remove_givens(
 /// agreed on them would have solved the puzzle before too), a search about half the size
 /// of counting on 16×16, and one that gives up (`None`) after [`CHECK_NODES`].
 fn stays_unique(
+    mode: VariantMode,
     solution: &Grid,
     cells: &[u8],
     orbit: &[usize],
     cancel: &Cancellation,
 ) -> Result<Option<bool>, Stopped> {
     let puzzle = grid(solution.size(), cells.to_vec());
+    if !mode.is_classic() {
+        let options = VariantSolveOptions {
+            max_solutions: 2,
+            ..VariantSolveOptions::default()
+        };
+        let puzzle = mode.puzzle(&puzzle).expect("a 9×9 grid");
+        let answer = variant::solve(&puzzle, &options, cancel).map_err(|_| Stopped)?;
+        return match (answer.solution_count, answer.count_exact) {
+            (1, true) => Ok(Some(true)),
+            (1, false) => Err(Stopped),
+            _ => Ok(Some(false)),
+        };
+    }
     if solution.size() == 9 {
         let options = SolveOptions {
             limit: 2,
@@ -225,9 +300,29 @@ fn stays_unique(
 /// the end of a removal take many seconds, where a whole puzzle takes a fraction of one.
 const CHECK_NODES: u64 = 1 << 18;
 
-/// The rating (ER, one decimal) of a proper puzzle, or `None` if none applies.
-fn rate(size: usize, cells: &[u8], cancel: &Cancellation) -> Result<Option<f64>, Stopped> {
-    match logic::rate(&grid(size, cells.to_vec()), cancel) {
+/// Whether the proper 9×9 puzzle of `cells` in `mode` rates `ceiling` or less, found
+/// without searching for harder steps.
+fn rates_within(
+    mode: VariantMode,
+    cells: &[u8],
+    ceiling: f64,
+    cancel: &Cancellation,
+) -> Result<bool, Stopped> {
+    let mut board = Board::of_puzzle(mode.geometry(), cells.to_vec(), None);
+    logic::path::stays_within(&mut board, ceiling, cancel).ok_or(Stopped)
+}
+
+/// The rating (ER, one decimal) of a proper 9×9 puzzle of `mode`, or `None` if none
+/// applies.
+fn rate(mode: VariantMode, cells: &[u8], cancel: &Cancellation) -> Result<Option<f64>, Stopped> {
+    let grid = grid(9, cells.to_vec());
+    let rated = if mode.is_classic() {
+        logic::rate(&grid, cancel)
+    } else {
+        let puzzle = mode.puzzle(&grid).expect("a 9×9 grid");
+        logic::rate_variant(&puzzle, cancel).map(|(rating, _)| rating)
+    };
+    match rated {
         Ok(rating) => Ok(Some(round_rating(rating.er))),
         Err(LogicError::Stopped(stopped)) => Err(stopped),
         Err(_) => Ok(None),

@@ -4,6 +4,7 @@
 use thiserror::Error;
 
 use super::Symmetry;
+use crate::logic::modes::VariantMode;
 use crate::logic::{self, Level};
 
 /// The largest seed: every seed is exact as a JavaScript number.
@@ -70,10 +71,18 @@ pub enum InvalidOptions {
         se_min: f64,
         /// The highest rating asked for.
         se_max: f64,
+        /// The variant mode (classic Sudoku by default), whose ratings below 4.0 these are.
+        mode: VariantMode,
     },
     /// A band was asked for on a size without ratings.
     #[error("ratings exist for 9×9 puzzles only, not {size}×{size}")]
     RatingNeedsNine {
+        /// The size asked for.
+        size: usize,
+    },
+    /// Variant modes were asked for on another size than 9×9.
+    #[error("variant modes exist for 9×9 puzzles only, not {size}×{size}")]
+    ModeNeedsNine {
         /// The size asked for.
         size: usize,
     },
@@ -115,8 +124,12 @@ impl InvalidOptions {
             InvalidOptions::MinAboveMax { .. } => {
                 format!("{} must not be above {}", name(SeMin), name(SeMax))
             }
-            InvalidOptions::NoRatingBetween { .. } => {
-                let below_4 = logic::RATINGS_BELOW_4.map(|rating| format!("{rating:.1}"));
+            InvalidOptions::NoRatingBetween { mode, .. } => {
+                let below_4: Vec<String> = mode
+                    .ratings_below_4()
+                    .iter()
+                    .map(|rating| format!("{rating:.1}"))
+                    .collect();
                 format!(
                     "no puzzle rates between {} and {}: ratings have one decimal, and below \
                      4.0 they are {} only",
@@ -132,6 +145,10 @@ impl InvalidOptions {
                 name(SeMax),
                 name(Size)
             ),
+            InvalidOptions::ModeNeedsNine { .. } => format!(
+                "Sukaku Explainer's variant modes are 9×9: {} must be 9 with rules",
+                name(Size)
+            ),
         }
     }
 }
@@ -143,6 +160,7 @@ pub struct GenerateOptions {
     pub(super) band: Option<(f64, f64)>,
     pub(super) symmetry: Symmetry,
     pub(super) minimal: bool,
+    pub(super) mode: VariantMode,
 }
 
 impl GenerateOptions {
@@ -176,7 +194,31 @@ impl GenerateOptions {
             band,
             symmetry,
             minimal,
+            mode: VariantMode::default(),
         })
+    }
+
+    /// The same options for puzzles of a Sukaku Explainer variant `mode` (9×9 only): only
+    /// the givens are made, and a band must hold a rating the mode's puzzles can have.
+    pub fn in_mode(self, mode: VariantMode) -> Result<GenerateOptions, InvalidOptions> {
+        if self.size != 9 && !mode.is_classic() {
+            return Err(InvalidOptions::ModeNeedsNine { size: self.size });
+        }
+        if let Some((se_min, se_max)) = self.band {
+            if !logic::may_rate_within(mode, se_min, se_max) {
+                return Err(InvalidOptions::NoRatingBetween {
+                    se_min,
+                    se_max,
+                    mode,
+                });
+            }
+        }
+        Ok(GenerateOptions { mode, ..self })
+    }
+
+    /// The variant mode of the puzzles (classic Sudoku by default).
+    pub fn mode(&self) -> VariantMode {
+        self.mode
     }
 
     /// Whether the puzzles must be rated within a band.
@@ -211,8 +253,13 @@ fn rating_band(se_min: Option<f64>, se_max: Option<f64>) -> Result<(f64, f64), I
     if se_min > se_max {
         return Err(InvalidOptions::MinAboveMax { se_min, se_max });
     }
-    if !logic::may_rate_within(se_min, se_max) {
-        return Err(InvalidOptions::NoRatingBetween { se_min, se_max });
+    let mode = VariantMode::default();
+    if !logic::may_rate_within(mode, se_min, se_max) {
+        return Err(InvalidOptions::NoRatingBetween {
+            se_min,
+            se_max,
+            mode,
+        });
     }
     Ok((se_min, se_max))
 }

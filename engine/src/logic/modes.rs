@@ -6,6 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::board::{Cell, Geometry, HouseKind};
 use super::cell_masks::CellMasks;
+use super::rating::RATINGS_BELOW_4;
 use crate::variant::model::{Cell as GridCell, Diagonal, Rule};
 use crate::grid::Grid;
 use crate::variant::{Constraint, ModelError, Origin, Puzzle};
@@ -198,6 +199,25 @@ impl VariantMode {
             .map(|&value| (value != 0).then_some(value))
             .collect();
         Puzzle::new(grid.size(), givens, None, self.constraints())
+    }
+
+    /// Every rating below 4.0 that a puzzle of the mode can have (see
+    /// [`RATINGS_BELOW_4`]): generalized intersections (2.9) replace pointing (2.6) and
+    /// claiming (2.8) where [`VariantMode::generalized`], and non-consecutive adds its
+    /// forcing cells (2.4).
+    pub fn ratings_below_4(self) -> Vec<f64> {
+        let mut ratings: Vec<f64> = RATINGS_BELOW_4
+            .into_iter()
+            .filter(|&rating| !(self.generalized() && (rating == 2.6 || rating == 2.8)))
+            .collect();
+        if self.generalized() {
+            ratings.push(2.9);
+        }
+        if self.nonconsecutive {
+            ratings.push(2.4);
+        }
+        ratings.sort_by(f64::total_cmp);
+        ratings
     }
 
     /// Whether the mode has rules that make cells see more cells than classic Sudoku

@@ -105,6 +105,39 @@ const ANY_SIZE: &[Search] = &[
 ];
 
 impl Search {
+    /// The lowest difficulty a step of this search can have.
+    fn lowest(self) -> f64 {
+        match self {
+            Search::HiddenSingle => 1.0,
+            Search::DirectLockedCandidates => 1.7,
+            Search::DirectHiddenPair => 2.0,
+            Search::NakedSingle => 2.3,
+            Search::ForcingCellNc => 2.4,
+            Search::LockedNc | Search::DirectHiddenTriple => 2.5,
+            Search::LockedCandidates => 2.6,
+            Search::GeneralizedLocking => 2.9,
+            Search::NakedSet(2) | Search::GeneralizedNakedSet(2) => 3.0,
+            Search::Fish(2) => 3.2,
+            Search::HiddenSet(2) => 3.4,
+            Search::NakedSet(3) | Search::GeneralizedNakedSet(3) => 3.6,
+            Search::Fish(3) => 3.8,
+            Search::HiddenSet(3) | Search::StrongLinks(_) => 4.0,
+            Search::XyWing => 4.2,
+            Search::XyzWing => 4.4,
+            Search::UniqueLoops => 4.5,
+            Search::NakedSet(_) | Search::GeneralizedNakedSet(_) => 5.0,
+            Search::Fish(_) => 5.2,
+            Search::HiddenSet(_) => 5.4,
+            Search::AlsWing(4) => 5.5,
+            Search::Bug => 5.6,
+            Search::AlsWing(5) | Search::AlignedPairExclusion => 6.2,
+            Search::AlsWing(6) => 6.6,
+            Search::AlsWing(_) | Search::AlignedTripletExclusion => 7.5,
+            Search::Chains(mode) if mode == Mode::FORCING_CHAINS_AND_CYCLES => 6.5,
+            Search::Chains(mode) => mode.difficulty(),
+        }
+    }
+
     fn find(self, board: &Board, cancel: &Cancellation) -> Option<Step> {
         match self {
             Search::HiddenSingle => singles::hidden_single(board),
@@ -146,6 +179,12 @@ pub enum Stop {
 /// search that `cancel` stops may miss steps, so its caller checks `cancel` before it
 /// trusts the answer.
 pub fn next_step(board: &Board, cancel: &Cancellation) -> Option<Step> {
+    next_step_within(board, f64::INFINITY, cancel)
+}
+
+/// [`next_step`] among the searches whose steps may be as easy as `ceiling`: `None` also
+/// when the next step would be harder.
+fn next_step_within(board: &Board, ceiling: f64, cancel: &Cancellation) -> Option<Step> {
     let searches: Box<dyn Iterator<Item = Search>> = match board.geometry().mode() {
         Some(mode) if !mode.is_classic() => Box::new(variant_searches(mode)),
         _ if board.size() == 9 => Box::new(NINE_BY_NINE.iter().copied()),
@@ -154,8 +193,26 @@ pub fn next_step(board: &Board, cancel: &Cancellation) -> Option<Step> {
     // Checked before each search too, not only inside the chains: a path of hard steps
     // runs dozens of searches of a millisecond or less each.
     searches
+        .filter(|search| search.lowest() <= ceiling)
         .take_while(|_| !cancel.is_cancelled())
         .find_map(|search| search.find(board, cancel))
+}
+
+/// Whether the path from `board` to its solution (a board of a puzzle with one solution)
+/// takes no step harder than `ceiling`, without searching for harder steps; `None` when
+/// `cancel` stopped it.
+pub fn stays_within(board: &mut Board, ceiling: f64, cancel: &Cancellation) -> Option<bool> {
+    while !board.is_solved() {
+        let step = next_step_within(board, ceiling, cancel);
+        if cancel.is_cancelled() {
+            return None;
+        }
+        match step {
+            Some(step) if step.difficulty <= ceiling => step.apply(board),
+            _ => return Some(false),
+        }
+    }
+    Some(true)
 }
 
 /// The searches of a variant `mode`, in the reference's order: the classic ones, with

@@ -24,9 +24,10 @@ pub const RATINGS_BELOW_4: [f64; 15] = [
     1.0, 1.2, 1.5, 1.7, 1.9, 2.0, 2.3, 2.5, 2.6, 2.8, 3.0, 3.2, 3.4, 3.6, 3.8,
 ];
 
-/// Whether a puzzle may be rated from `lowest` to `highest`: some one-decimal rating lies
-/// between them, and below 4.0 one of [`RATINGS_BELOW_4`].
-pub fn may_rate_within(lowest: f64, highest: f64) -> bool {
+/// Whether a puzzle of `mode` may be rated from `lowest` to `highest`: some one-decimal
+/// rating lies between them, and below 4.0 one of the mode's
+/// ([`VariantMode::ratings_below_4`]).
+pub fn may_rate_within(mode: VariantMode, lowest: f64, highest: f64) -> bool {
     let within = |rating: f64| (lowest..=highest).contains(&rating);
     // From 4.0 on: the first one-decimal rating at or above the band's start, written as a
     // client writes it (3.1 is `31.0 / 10.0`, not `3.1 * 10.0` rounded up).
@@ -35,7 +36,7 @@ pub fn may_rate_within(lowest: f64, highest: f64) -> bool {
     if tenths / 10.0 < start {
         tenths += 1.0;
     }
-    RATINGS_BELOW_4.into_iter().any(within) || within(tenths / 10.0)
+    mode.ratings_below_4().into_iter().any(within) || within(tenths / 10.0)
 }
 
 /// A difficulty band, named on the one-decimal rating.
