@@ -331,7 +331,9 @@ pub fn puzzle_json(made: &Generated, rows: bool, mode: VariantMode) -> PuzzleJso
         level: made.rating.map(|rating| Level::of(rating).id()),
         givens: made.puzzle.givens(),
         seed: made.seed,
-        rules: variant.as_ref().map(|puzzle| puzzle.to_native()["rules"].clone()),
+        rules: variant
+            .as_ref()
+            .map(|puzzle| puzzle.to_native()["rules"].clone()),
         fpuzzles: variant.as_ref().map(|puzzle| puzzle.to_fpuzzles_link()),
     }
 }

@@ -15,9 +15,9 @@ use super::batch::{in_order_on_threads, puzzle_bar};
 use super::rate::{WorkerArgs, cancellation};
 use super::{Status, worker_threads};
 use crate::answers::{PuzzleJson, model, puzzle_json};
-use sudoku_engine::logic::modes::VariantMode;
 use sudoku_engine::generate::{self, GenerateOption, GenerateOptions, MAX_SEED, Symmetry};
 use sudoku_engine::logic::Level;
+use sudoku_engine::logic::modes::VariantMode;
 use sudoku_engine::solver::Stopped;
 
 /// Flags of `sudoku-service generate`.

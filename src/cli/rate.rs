@@ -177,12 +177,14 @@ fn rate_line(
     let puzzle = if fpuzzles {
         variant::parse_fpuzzles(line).map_err(|error| Unrated::Unreadable(error.to_string()))?
     } else {
-        let grid = Grid::parse_symbols(line).map_err(|error| Unrated::Unreadable(error.to_string()))?;
+        let grid =
+            Grid::parse_symbols(line).map_err(|error| Unrated::Unreadable(error.to_string()))?;
         let Some(mode) = mode else {
             let rating = logic::rate(&grid, cancel).map_err(Unrated::Logic)?;
             return Ok((rating, None));
         };
-        mode.puzzle(&grid).map_err(|error| Unrated::Unreadable(error.to_string()))?
+        mode.puzzle(&grid)
+            .map_err(|error| Unrated::Unreadable(error.to_string()))?
     };
     let (rating, mode) = logic::rate_variant(&puzzle, cancel).map_err(Unrated::Logic)?;
     Ok((rating, Some(mode)))

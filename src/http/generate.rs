@@ -8,14 +8,14 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 
 use super::AppState;
+use super::dto::GridInput;
 use super::json::ApiJson;
 use super::on_pool::on_pool;
 use super::problem::ApiError;
-use super::dto::GridInput;
 use super::variant::{self, Input};
 use crate::answers::{PuzzleJson, model, puzzle_json};
-use serde_json::Value;
 use crate::solver_pool::Effort;
+use serde_json::Value;
 use sudoku_engine::generate::{
     self, GenerateOption, GenerateOptions, Generated, MAX_COUNT, MAX_SEED, Symmetry,
 };
@@ -201,8 +201,7 @@ fn requested_mode(request: &GenerateRequest) -> Result<VariantMode, ApiError> {
     };
     if puzzle.givens().iter().any(Option::is_some) {
         return Err(ApiError::InvalidRequest(
-            "fpuzzles: a document for /generate brings the rules only; the givens are made"
-                .into(),
+            "fpuzzles: a document for /generate brings the rules only; the givens are made".into(),
         ));
     }
     VariantMode::of(&puzzle).map_err(ApiError::NoScale)

@@ -264,16 +264,143 @@ async fn bad_variant_input_gets_a_clear_error_with_its_path() {
     answer.problem(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large");
 }
 
+/// The first puzzle `serate` rates below 4.0 in each held-out file of
+/// `variants/se-rated/` (ratings below 4.0 have no chains, and agree exactly), with the
+/// file's native rules, the mode's name and the reference's ER, EP and ED.
+fn rated_samples() -> Vec<(String, Value, String, [f64; 3])> {
+    let folder = format!(
+        "{}/tests/data/variants/se-rated",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut samples = Vec::new();
+    for entry in std::fs::read_dir(&folder).expect("the rated sets are readable") {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(mode) = name.strip_suffix("-heldout.tsv") else {
+            continue;
+        };
+        let text = std::fs::read_to_string(&path).unwrap();
+        let rules: Value = serde_json::from_str(
+            text.lines()
+                .next()
+                .unwrap()
+                .split_once("; rules ")
+                .unwrap()
+                .1,
+        )
+        .unwrap();
+        let row = text
+            .lines()
+            .filter(|line| !line.starts_with('#'))
+            .map(|line| line.split('\t').collect::<Vec<_>>())
+            .find(|fields| fields[1].parse::<f64>().unwrap() < 4.0)
+            .expect("a puzzle rated below 4.0");
+        let ratings = [1, 2, 3].map(|i| row[i].parse().unwrap());
+        let mode = mode.replace("x-anti-knight", "x+anti-knight");
+        samples.push((row[0].to_owned(), rules, mode, ratings));
+    }
+    assert_eq!(samples.len(), 7, "a held-out file per mode");
+    samples
+}
+
 #[tokio::test]
-async fn ratings_and_generation_refuse_variant_input_for_now() {
+async fn rate_gives_the_reference_ratings_of_each_variant_mode_in_both_forms() {
     let app = app();
-    let puzzle = corpus()[0]["puzzle"].clone();
-    for (path, body) in [
-        ("/rate", json!({ "fpuzzles": puzzle })),
-        ("/generate", json!({ "rules": [{ "kind": "anti_king" }] })),
+    for (grid, rules, mode, [er, ep, ed]) in rated_samples() {
+        let puzzle = variant::parse_native(&grid, &rules).unwrap();
+        for body in [
+            json!({ "grid": grid, "rules": rules }),
+            json!({ "fpuzzles": puzzle.to_fpuzzles_link() }),
+        ] {
+            let answer = post_json(&app, "/rate", &body).await;
+            assert_eq!(answer.status, StatusCode::OK, "{mode}: {}", answer.text());
+            let answer = answer.json();
+            assert_eq!(
+                [&answer["se"], &answer["ep"], &answer["ed"]],
+                [er, ep, ed].map(|r| json!(r)).each_ref(),
+                "{mode} {grid}"
+            );
+            let model = answer["model"].as_str().unwrap();
+            assert!(model.ends_with(&format!(" {mode}")), "{model}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn rate_and_generate_name_the_rules_that_have_no_rating_scale() {
+    let app = app();
+    let cage = json!({ "kind": "killer_cage", "cells": [{ "row": 0, "col": 0 }, { "row": 0, "col": 1 }], "sum": 3 });
+    let one_diagonal = json!({ "kind": "diagonal", "direction": "down" });
+    for (path, body, named) in [
+        (
+            "/rate",
+            json!({ "grid": ".".repeat(81), "rules": [cage] }),
+            "killer_cage",
+        ),
+        (
+            "/rate",
+            json!({ "grid": ".".repeat(81), "rules": [one_diagonal] }),
+            "diagonal",
+        ),
+        (
+            "/generate",
+            json!({ "rules": [{ "kind": "anti_king" }, cage] }),
+            "killer_cage",
+        ),
     ] {
         let answer = post_json(&app, path, &body).await;
-        answer.problem(StatusCode::UNPROCESSABLE_ENTITY, "unsupported_rules");
+        let problem = answer.problem(StatusCode::UNPROCESSABLE_ENTITY, "unsupported_rules");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains(named), "{path}: {detail}");
+    }
+    let answer = post_json(
+        &app,
+        "/generate",
+        &json!({ "size": 4, "rules": [{ "kind": "anti_king" }] }),
+    )
+    .await;
+    answer.problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request");
+}
+
+/// Each mode's generated puzzles: in the band by the service's own rating, proper by a
+/// count to two, carrying their rules and a raw f-puzzles link to the same puzzle, and
+/// the same again from the same seed.
+#[tokio::test]
+async fn generate_makes_each_variant_mode_in_its_band() {
+    let app = app();
+    for (_, rules, mode, _) in rated_samples() {
+        let request =
+            json!({ "rules": rules, "se_min": 2.0, "se_max": 3.9, "count": 2, "seed": 11 });
+        let answer = post_json(&app, "/generate", &request).await;
+        assert_eq!(answer.status, StatusCode::OK, "{mode}: {}", answer.text());
+        let answer = answer.json();
+        assert!(
+            answer["model"].as_str().unwrap().ends_with(&mode),
+            "{answer}"
+        );
+        for made in answer["puzzles"].as_array().unwrap() {
+            let se = made["se"].as_f64().unwrap();
+            assert!((2.0..=3.9).contains(&se), "{mode}: {made}");
+            let link = made["fpuzzles"].as_str().unwrap();
+            let text = link
+                .strip_prefix("https://www.f-puzzles.com/?load=")
+                .unwrap();
+            assert!(!text.contains(['&', '%', '#']), "{link}");
+            let from_link = variant::parse_fpuzzles(link).unwrap();
+            let from_rules =
+                variant::parse_native(made["puzzle"].as_str().unwrap(), &made["rules"]).unwrap();
+            assert_eq!(from_link, from_rules, "{mode}");
+            let count =
+                json!({ "grid": made["puzzle"], "rules": made["rules"], "max_solutions": 2 });
+            let solved = post_json(&app, "/solve", &count).await.json();
+            assert_eq!(solved["solution_count"], 1, "{mode}: {solved}");
+            let rated = post_json(&app, "/rate", &json!({ "fpuzzles": link }))
+                .await
+                .json();
+            assert_eq!(rated["se"], made["se"], "{mode}");
+        }
+        let again = post_json(&app, "/generate", &request).await.json();
+        assert_eq!(again["puzzles"], answer["puzzles"], "{mode}: the same seed");
     }
 }
 
@@ -608,6 +735,7 @@ async fn fuzzed_documents_and_rule_sets_never_get_a_500() {
             "/solve",
             "/solve",
             "/validate",
+            "/rate",
             "/solve/batch",
             "/validate/batch",
         ]);
@@ -654,4 +782,37 @@ async fn fuzzed_documents_and_rule_sets_never_get_a_500() {
         statuses.get(&422).is_some_and(|&bad| bad > 1000),
         "{statuses:?}"
     );
+}
+
+/// Mutated rule sets of every mode, asked to be generated or rated, get an answer or a
+/// clear error, never a 500.
+#[tokio::test]
+async fn fuzzed_variant_modes_to_generate_and_rate_never_get_a_500() {
+    let app = app();
+    let mut random = Random(44);
+    let samples = rated_samples();
+    for case in 0..400 {
+        let (grid, rules, _, _) = random.pick(&samples).clone();
+        let mut rules = rules;
+        if case % 4 != 0 {
+            random.mutate(&mut rules);
+        }
+        let band = random.pick(&[(2.0, 3.9), (1.0, 1.5), (4.0, 5.9), (3.05, 3.15)]);
+        let (path, body) = if case % 2 == 0 {
+            let body = json!({ "rules": rules, "se_min": band.0, "se_max": band.1, "seed": case });
+            ("/generate", body)
+        } else {
+            (
+                "/rate",
+                json!({ "grid": grid, "rules": rules, "timeout_ms": 200 }),
+            )
+        };
+        let answer = post_json(&app, path, &body).await;
+        assert!(
+            matches!(answer.status.as_u16(), 200 | 400 | 413 | 422 | 503),
+            "{path} {body}: {} {}",
+            answer.status,
+            answer.text()
+        );
+    }
 }

@@ -19,12 +19,12 @@ pub use symmetry::Symmetry;
 
 use self::random::Random;
 use crate::grid::{Grid, box_side};
-use crate::logic::step::round_rating;
 use crate::logic::board::{Board, digits_of};
 use crate::logic::modes::VariantMode;
+use crate::logic::step::round_rating;
 use crate::logic::{self, LogicError};
-use crate::variant::{self, VariantSolveOptions};
 use crate::solver::{self, Cancellation, Outcome, SolveOptions, Stopped};
+use crate::variant::{self, VariantSolveOptions};
 
 /// A generated puzzle.
 #[derive(Debug, Clone, PartialEq)]
@@ -195,7 +195,13 @@ fn full_grid_in_mode(
         }
         let mut digits: Vec<u8> = (1..=9).collect();
         random.shuffle(&mut digits);
-        return Ok(grid(9, solution.iter().map(|&d| digits[usize::from(d) - 1]).collect()));
+        return Ok(grid(
+            9,
+            solution
+                .iter()
+                .map(|&d| digits[usize::from(d) - 1])
+                .collect(),
+        ));
     }
 }
 

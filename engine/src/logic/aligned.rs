@@ -180,8 +180,8 @@ fn allow(
     let peers = board.geometry().masks().peers[cell];
     for digit in digits_of(board.candidates(cell)) {
         // Two cells that see each other cannot take the same digit.
-        let clash = (0..depth)
-            .any(|earlier| chosen[earlier] == digit && peers & 1 << cells[earlier] != 0);
+        let clash =
+            (0..depth).any(|earlier| chosen[earlier] == digit && peers & 1 << cells[earlier] != 0);
         if !clash {
             chosen[depth] = digit;
             allow(board, cells, excluded, chosen, depth + 1, allowed);

@@ -5,7 +5,9 @@
 use super::board::{Board, HouseKind, bit};
 use super::cell_masks::{CellMask, cells_of};
 use super::singles::cells_at;
-use super::step::{Elimination, HouseRef, Step, cells_name, digit_name, eliminations_text, house_name};
+use super::step::{
+    Elimination, HouseRef, Step, cells_name, digit_name, eliminations_text, house_name,
+};
 use super::technique::Technique;
 
 /// The kinds of house in the reference's order for generalized intersections (rows

@@ -18,9 +18,9 @@ mod chains;
 pub(crate) mod fish;
 mod generalized;
 pub mod hint;
+pub(crate) mod intersections;
 pub mod modes;
 mod nonconsecutive;
-pub(crate) mod intersections;
 pub mod path;
 pub mod rating;
 mod singles;
@@ -40,8 +40,8 @@ use crate::validate::{Conflict, validate};
 
 pub use hint::{Hint, Mistake, MistakeKind, hint};
 pub use rating::{
-    Explanation, Level, MODEL, RATINGS_BELOW_4, Rating, TechniqueUse, explain, may_rate_within,
-    explain_in_mode, rate, rate_variant,
+    Explanation, Level, MODEL, RATINGS_BELOW_4, Rating, TechniqueUse, explain, explain_in_mode,
+    may_rate_within, rate, rate_variant,
 };
 pub use variant::{VariantExplanation, explain_variant, hint_variant};
 

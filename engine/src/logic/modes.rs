@@ -7,8 +7,8 @@ use std::sync::{Arc, OnceLock};
 use super::board::{Cell, Geometry, HouseKind};
 use super::cell_masks::CellMasks;
 use super::rating::RATINGS_BELOW_4;
-use crate::variant::model::{Cell as GridCell, Diagonal, Rule};
 use crate::grid::Grid;
+use crate::variant::model::{Cell as GridCell, Diagonal, Rule};
 use crate::variant::{Constraint, ModelError, Origin, Puzzle};
 
 /// One of Sukaku Explainer's variant modes: the rules it adds to classic Sudoku. No rule
@@ -176,7 +176,12 @@ impl VariantMode {
             (self.anti_king, Rule::AntiKing),
             (self.nonconsecutive, Rule::NonConsecutive),
         ];
-        rules.extend(flags.into_iter().filter(|(on, _)| *on).map(|(_, rule)| rule));
+        rules.extend(
+            flags
+                .into_iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, rule)| rule),
+        );
         rules
             .into_iter()
             .enumerate()

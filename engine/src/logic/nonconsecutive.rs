@@ -3,7 +3,9 @@
 
 use super::board::{Board, Cell, Digits, HouseKind, bit, digits_of, orthogonal_neighbours};
 use super::singles::cells_at;
-use super::step::{Elimination, HouseRef, Step, cell_name, cells_name, digit_name, eliminations_text, house_name};
+use super::step::{
+    Elimination, HouseRef, Step, cell_name, cells_name, digit_name, eliminations_text, house_name,
+};
 use super::technique::Technique;
 
 /// The first forcing cell, in cell order: a cell whose two or three candidates all

@@ -6,8 +6,8 @@
 
 use super::board::Board;
 use super::chains::{Mode, chain_step};
-use super::step::Step;
 use super::modes::VariantMode;
+use super::step::Step;
 use super::{
     aligned, fish, generalized, intersections, nonconsecutive, singles, strong_links, subsets,
     uniqueness, wings,

@@ -4,14 +4,14 @@
 use std::cmp::Ordering;
 
 use super::board::Board;
+use super::modes::VariantMode;
 use super::path::{self, Stop};
 use super::step::{Placement, Step, round_rating};
 use super::technique::Technique;
 use super::{LogicError, unique_solution};
-use super::modes::VariantMode;
 use crate::grid::Grid;
-use crate::variant::Puzzle;
 use crate::solver::{Cancellation, Stopped};
+use crate::variant::Puzzle;
 
 /// The version of the rating model: the reference it reproduces, and this implementation's
 /// revision of it. Ratings of the same puzzle only change when it changes.

@@ -194,8 +194,9 @@ impl Link {
                     push(side(blade1, 0), side(blade2, 0));
                     let (a, b) = (nth(blade1, 0), nth(blade1, 1));
                     let (c, d) = (nth(blade2, 0), nth(blade2, 1));
-                    let across =
-                        |first: Cell, second: Cell| End::new(masks, first, 1 << first | 1 << second);
+                    let across = |first: Cell, second: Cell| {
+                        End::new(masks, first, 1 << first | 1 << second)
+                    };
                     push(across(a, c), across(b, d));
                 } else {
                     // A candidate at the centre of the cross belongs to both sides.

@@ -61,7 +61,10 @@ fn variant_error(error: VariantError) -> LogicError {
 }
 
 /// The only solution of `puzzle`, or why there is none.
-pub(super) fn unique_solution(puzzle: &Puzzle, cancel: &Cancellation) -> Result<Vec<u8>, LogicError> {
+pub(super) fn unique_solution(
+    puzzle: &Puzzle,
+    cancel: &Cancellation,
+) -> Result<Vec<u8>, LogicError> {
     let options = VariantSolveOptions {
         max_solutions: 2,
         ..VariantSolveOptions::default()

@@ -48,7 +48,8 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
                 }
                 let z = (xz & yz).trailing_zeros() as usize;
                 let pattern: CellMask = 1 << pivot | 1 << xz_cell | 1 << yz_cell;
-                let mut victims = masks.peers[xz_cell] & masks.peers[yz_cell] & places[z] & !pattern;
+                let mut victims =
+                    masks.peers[xz_cell] & masks.peers[yz_cell] & places[z] & !pattern;
                 if xyz {
                     victims &= pivot_peers;
                 }
@@ -142,7 +143,11 @@ impl AlsSearch {
             if last {
                 self.pair_with_bivalue_cells(union);
             } else {
-                self.extend(depth + 1, union, forward & self.masks.peers[cell] & above(cell));
+                self.extend(
+                    depth + 1,
+                    union,
+                    forward & self.masks.peers[cell] & above(cell),
+                );
             }
         }
     }
@@ -152,7 +157,10 @@ impl AlsSearch {
     fn pair_with_bivalue_cells(&mut self, digits: Digits) {
         let set = &self.set[..self.size - 1];
         let cells = set.iter().fold(0, |mask: CellMask, &cell| mask | 1 << cell);
-        let reach = set.iter().fold(0, |mask, &cell| mask | self.masks.peers[cell]) & !cells;
+        let reach = set
+            .iter()
+            .fold(0, |mask, &cell| mask | self.masks.peers[cell])
+            & !cells;
         for bivalue in cells_of(reach) {
             let pair = self.candidates[bivalue];
             if pair.count_ones() != 2 || pair & !digits != 0 {

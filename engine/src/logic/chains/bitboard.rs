@@ -7,8 +7,8 @@
 //! reference scans them.
 
 use crate::logic::board::{Board, Cell, Digits, HouseKind};
-use crate::logic::cell_masks::{CellMasks, digit_cells, houses_of};
 pub use crate::logic::cell_masks::{CellMask as Cells, cells_of};
+use crate::logic::cell_masks::{CellMasks, digit_cells, houses_of};
 
 /// Each cell's candidates, and each digit's cells.
 #[derive(Debug, Clone, Copy)]

@@ -422,11 +422,7 @@ mod tests {
         let other = arena.add(key(5, 5, false), Cause::Cell, &[]);
         // A second node of the start potential, with a parent of its own.
         let start_again = arena.add(key(0, 1, true), Cause::Cell, &[other]);
-        let off = arena.add(
-            key(1, 1, false),
-            Cause::House(9),
-            &[start_again],
-        );
+        let off = arena.add(key(1, 1, false), Cause::House(9), &[start_again]);
         let end = arena.add(key(1, 2, true), Cause::Cell, &[off, start]);
         // Level by level: end; off and start (start is met here first, so start_again,
         // one level further, is skipped with its parent): 3 potentials.

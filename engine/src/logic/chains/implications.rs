@@ -55,7 +55,9 @@ pub fn on_to_off(state: &State, on: Key, cell_links: bool, out: &mut Vec<Implied
     }
     if state.nonconsecutive() {
         for neighbour in orthogonal_neighbours(cell, 9) {
-            let next = [digit + 1, digit - 1].into_iter().filter(|d| (1..=9).contains(d));
+            let next = [digit + 1, digit - 1]
+                .into_iter()
+                .filter(|d| (1..=9).contains(d));
             for close in next.filter(|&d| state.candidates(neighbour) & bit(d) != 0) {
                 out.push(Implied {
                     key: key(neighbour, close, false),

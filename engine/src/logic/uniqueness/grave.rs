@@ -127,11 +127,13 @@ impl Grave<'_> {
             }
         }
         bivalue
-            && self.board.geometry().masks().houses[..27].iter().all(|&house| {
-                places
-                    .iter()
-                    .all(|&cells| matches!((house & cells).count_ones(), 0 | 2))
-            })
+            && self.board.geometry().masks().houses[..27]
+                .iter()
+                .all(|&house| {
+                    places
+                        .iter()
+                        .all(|&cells| matches!((house & cells).count_ones(), 0 | 2))
+                })
     }
 
     /// The step of this grave, with its technique and difficulty.

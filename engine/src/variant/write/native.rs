@@ -215,4 +215,3 @@ fn kind_and_fields(rule: &Rule) -> (&'static str, Map<String, Value>) {
     };
     (kind, fields)
 }
-
