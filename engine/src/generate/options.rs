@@ -204,14 +204,14 @@ impl GenerateOptions {
         if self.size != 9 && !mode.is_classic() {
             return Err(InvalidOptions::ModeNeedsNine { size: self.size });
         }
-        if let Some((se_min, se_max)) = self.band {
-            if !logic::may_rate_within(mode, se_min, se_max) {
-                return Err(InvalidOptions::NoRatingBetween {
-                    se_min,
-                    se_max,
-                    mode,
-                });
-            }
+        if let Some((se_min, se_max)) = self.band
+            && !logic::may_rate_within(mode, se_min, se_max)
+        {
+            return Err(InvalidOptions::NoRatingBetween {
+                se_min,
+                se_max,
+                mode,
+            });
         }
         Ok(GenerateOptions { mode, ..self })
     }
