@@ -299,7 +299,8 @@ impl VariantMode {
         .fold(0, |bits, (bit, &on)| bits | usize::from(on) << bit)
     }
 
-    /// The board's shape in this mode (see [`VariantMode::build_geometry`]), built once.
+    /// The board's shape in this mode: boxes, rows, columns, then the houses of its rules
+    /// in the reference's order, and anti-knight and anti-king peers; built once.
     pub fn geometry(self) -> Arc<Geometry> {
         static GEOMETRIES: [OnceLock<Arc<Geometry>>; 64] = [const { OnceLock::new() }; 64];
         if self.is_classic() {
