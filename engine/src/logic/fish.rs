@@ -4,7 +4,7 @@
 
 use std::ops::ControlFlow;
 
-use super::board::{Board, HouseKind, MAX_SIZE, bit, combinations, ones};
+use super::board::{Board, HouseKind, MAX_SIZE, combinations, ones};
 use super::step::{Elimination, HouseRef, Step, digit_name, eliminations_text, house_name};
 use super::technique::Technique;
 
@@ -55,21 +55,15 @@ pub fn for_each_fish(board: &Board, degree: u32, mut visit: impl FnMut(Fish) -> 
                 }
                 // A base line's position `p` is the cover line of index `p`; the
                 // removals come cover line by cover line, as the reference lists them.
-                let eliminations: Vec<Elimination> = ones(union)
-                    .flat_map(|cover| {
-                        covers[cover]
-                            .cells
-                            .iter()
-                            .enumerate()
-                            .filter(move |&(base, _)| lines & 1 << base == 0)
-                            .map(|(_, &cell)| cell)
-                    })
-                    .filter(|&cell| board.has(cell, digit))
-                    .map(|cell| Elimination {
-                        cell,
-                        digits: bit(digit),
-                    })
-                    .collect();
+                let outside = ones(union).flat_map(|cover| {
+                    covers[cover]
+                        .cells
+                        .iter()
+                        .enumerate()
+                        .filter(move |&(base, _)| lines & 1 << base == 0)
+                        .map(|(_, &cell)| cell)
+                });
+                let eliminations = Elimination::of_digit(board, outside, digit);
                 if eliminations.is_empty() {
                     continue;
                 }

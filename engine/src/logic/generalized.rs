@@ -2,7 +2,7 @@
 //! variant modes, where a cell may see cells outside its houses. A digit's places in a
 //! house (two to six of them) all see some cells outside the house: those cells lose it.
 
-use super::board::{Board, HouseKind, bit};
+use super::board::{Board, HouseKind};
 use super::cell_masks::{CellMask, cells_of};
 use super::singles::cells_at;
 use super::step::{
@@ -36,13 +36,8 @@ pub fn locking(board: &Board) -> Option<Step> {
                 }
                 let cells = cells_at(house, positions);
                 let places = cells.iter().fold(0, |mask: CellMask, &c| mask | 1 << c);
-                let eliminations: Vec<Elimination> = cells_of(masks.seen_by_all(places))
-                    .filter(|&cell| board.has(cell, digit))
-                    .map(|cell| Elimination {
-                        cell,
-                        digits: bit(digit),
-                    })
-                    .collect();
+                let seeing = cells_of(masks.seen_by_all(places));
+                let eliminations = Elimination::of_digit(board, seeing, digit);
                 if eliminations.is_empty() {
                     continue;
                 }

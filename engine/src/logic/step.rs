@@ -26,6 +26,24 @@ pub struct Elimination {
     pub digits: Digits,
 }
 
+impl Elimination {
+    /// `digit` removed from each of `cells` that has it as a candidate on `board`.
+    pub fn of_digit(
+        board: &Board,
+        cells: impl IntoIterator<Item = Cell>,
+        digit: u8,
+    ) -> Vec<Elimination> {
+        cells
+            .into_iter()
+            .filter(|&cell| board.has(cell, digit))
+            .map(|cell| Elimination {
+                cell,
+                digits: super::board::bit(digit),
+            })
+            .collect()
+    }
+}
+
 /// A house named by its kind and index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct HouseRef {
