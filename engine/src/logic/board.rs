@@ -466,16 +466,25 @@ impl Board {
 
     /// A board with the digits of `grid` and the given candidates for its empty cells.
     pub fn with_candidates(grid: &Grid, candidates: Vec<Digits>) -> Board {
-        let geometry = Arc::clone(Geometry::of(grid.size()));
-        let values = grid.cells().to_vec();
+        let board = Board {
+            geometry: Arc::clone(Geometry::of(grid.size())),
+            values: grid.cells().to_vec(),
+            candidates: Vec::new(),
+        };
+        board.with_candidates_of(candidates)
+    }
+
+    /// A board with this one's shape and digits and the given candidates for its empty
+    /// cells.
+    pub fn with_candidates_of(&self, candidates: Vec<Digits>) -> Board {
         let candidates = candidates
             .into_iter()
-            .zip(&values)
+            .zip(&self.values)
             .map(|(digits, &value)| if value == 0 { digits } else { 0 })
             .collect();
         Board {
-            geometry,
-            values,
+            geometry: Arc::clone(&self.geometry),
+            values: self.values.clone(),
             candidates,
         }
     }

@@ -24,6 +24,9 @@ pub struct CellMasks {
     pub rule_houses: Vec<Vec<usize>>,
     /// For each house, its kind and its index among the houses of its kind.
     pub house_refs: Vec<(HouseKind, usize)>,
+    /// For each cell, the cells it sees by a chess move (anti-knight, anti-king) alone,
+    /// sharing no house with it.
+    pub chess_peers: [CellMask; 81],
     /// Whether orthogonal neighbours may not hold consecutive digits.
     pub nonconsecutive: bool,
 }
@@ -33,14 +36,21 @@ impl CellMasks {
     pub fn of(geometry: &Geometry, nonconsecutive: bool) -> CellMasks {
         let mask = |cells: &[Cell]| cells.iter().fold(0, |mask: CellMask, &c| mask | 1 << c);
         let houses: Vec<CellMask> = geometry.houses.iter().map(|h| mask(&h.cells)).collect();
+        let all_houses = &houses;
         let mut rule_houses = vec![Vec::new(); 81];
         for (index, house) in geometry.houses.iter().enumerate().skip(27) {
             for &cell in &house.cells {
                 rule_houses[cell].push(index);
             }
         }
+        let peers: [CellMask; 81] = std::array::from_fn(|cell| mask(&geometry.peers[cell]));
+        let chess_peers = std::array::from_fn(|cell| {
+            let houses = geometry.cell_houses[cell].iter().chain(&rule_houses[cell]);
+            peers[cell] & !houses.fold(0, |cells, &house| cells | all_houses[house])
+        });
         CellMasks {
-            peers: std::array::from_fn(|cell| mask(&geometry.peers[cell])),
+            peers,
+            chess_peers,
             cell_houses: std::array::from_fn(|cell| {
                 geometry.cell_houses[cell].map(|house| houses[house])
             }),

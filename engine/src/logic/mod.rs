@@ -16,7 +16,7 @@ pub mod board;
 mod cell_masks;
 mod chains;
 pub(crate) mod fish;
-mod generalized;
+pub(crate) mod generalized;
 pub mod hint;
 pub(crate) mod intersections;
 pub mod modes;

@@ -22,15 +22,37 @@ use super::technique::Technique;
 /// The most links a chain has here (the reference's five and six are off by default).
 const MOST_LINKS: usize = 4;
 
-/// The kinds of house as the reference numbers them: 0 box, 1 row, 2 column (also
-/// `house / 9` for a house index of [`CellMasks::houses`]).
-const BOX: u8 = 0;
+/// The kinds of house as the reference numbers them: 0 box, 1 row, 2 column, then the
+/// houses of a variant mode's rules: 3 disjoint group, 4 window, 5 main diagonal, 6 anti
+/// diagonal.
+const KINDS: usize = 7;
+
+/// The reference's kind of a house of `kind` whose index among its kind is `index`.
+fn kind_of(kind: HouseKind, index: usize) -> u8 {
+    match kind {
+        HouseKind::Box | HouseKind::Region => 0,
+        HouseKind::Row => 1,
+        HouseKind::Column => 2,
+        HouseKind::DisjointGroup => 3,
+        HouseKind::ExtraRegion => 4,
+        HouseKind::Diagonal => 5 + index.min(1) as u8,
+    }
+}
+
+/// Whether links in houses of `kind` group their places as a box's: boxes, disjoint
+/// groups and windows (the others are lines, split into three boxes).
+fn box_like(kind: u8) -> bool {
+    matches!(kind, 0 | 3 | 4)
+}
 
 /// The best chain of `links` strong links (2 to 4), as the reference sorts them.
 pub fn strong_links(board: &Board, links: usize) -> Option<Step> {
     debug_assert!((2..=MOST_LINKS).contains(&links));
     let mut search = Search::new(board, links);
-    for kinds in link_kinds(links) {
+    let present: Vec<u8> = (0..KINDS as u8)
+        .filter(|&kind| !search.kind_houses[usize::from(kind)].is_empty())
+        .collect();
+    for kinds in link_kinds(links, &present) {
         for digit in 1..=9 {
             search.digit = digit;
             search.descend(&kinds[..links], 0, 0, 0);
@@ -40,17 +62,19 @@ pub fn strong_links(board: &Board, links: usize) -> Option<Step> {
 }
 
 /// The sequences of house kinds for `links` links, in the reference's order: every
-/// non-decreasing sequence, as `Permutations` yields masks of `links` bits among
-/// `3 * links` where bit `links * kind + depth` gives the kind at a depth.
-fn link_kinds(links: usize) -> impl Iterator<Item = [u8; MOST_LINKS]> {
-    combinations(links as u32, 3 * links as u32).filter_map(move |mask| {
+/// non-decreasing sequence of the kinds `present`, as `Permutations` yields masks of
+/// `links` bits among `present.len() * links` where bit `links * slot + depth` gives the
+/// kind `present[slot]` at a depth.
+fn link_kinds(links: usize, present: &[u8]) -> impl Iterator<Item = [u8; MOST_LINKS]> {
+    let slots = present.len();
+    combinations(links as u32, (slots * links) as u32).filter_map(move |mask| {
         let mut kinds = [0; MOST_LINKS];
-        let bits = (0..3 * links).filter(|&index| mask & 1 << index != 0);
+        let bits = (0..slots * links).filter(|&index| mask & 1 << index != 0);
         for (depth, index) in bits.enumerate() {
             if index % links != depth {
                 return None;
             }
-            kinds[depth] = (index / links) as u8;
+            kinds[depth] = present[index / links];
         }
         Some(kinds)
     })
@@ -90,13 +114,19 @@ struct End {
     /// The cells that see all the side's cells.
     seen: CellMask,
     /// The houses (bits of [`CellMasks::houses`] indexes) that hold all the side's cells.
-    houses: u32,
+    houses: u64,
 }
+
+/// The houses in the order the reference looks for the one two sides share: columns,
+/// rows, boxes, then the houses of the rules (disjoint groups, windows, diagonals), as
+/// bits of house indexes.
+const SHARED_ORDER: [u64; 4] = [0x1ff << 18, 0x1ff << 9, 0x1ff, !0 << 27];
 
 impl End {
     fn new(masks: &CellMasks, primary: Cell, cells: CellMask) -> End {
         let houses = houses_of(primary)
             .into_iter()
+            .chain(masks.rule_houses[primary].iter().copied())
             .filter(|&house| cells & !masks.houses[house] == 0)
             .fold(0, |houses, house| houses | 1 << house);
         End {
@@ -106,12 +136,16 @@ impl End {
         }
     }
 
-    /// The house both sides lie in: a column first, then a row, then a box, as the
-    /// reference tries them (the highest index, since disjoint sides share at most one
-    /// house of each kind).
+    /// The house both sides lie in: a column first, then a row, a box, a disjoint group,
+    /// a window, a diagonal, as the reference tries them (disjoint sides share at most
+    /// one house of each kind).
     fn shared_house(&self, other: &End) -> Option<usize> {
         let common = self.houses & other.houses;
-        (common != 0).then(|| 31 - common.leading_zeros() as usize)
+        SHARED_ORDER
+            .iter()
+            .map(|&order| common & order)
+            .find(|&houses| houses != 0)
+            .map(|houses| houses.trailing_zeros() as usize)
     }
 }
 
@@ -120,10 +154,14 @@ impl End {
 struct Link {
     /// Index in [`CellMasks::houses`].
     house: usize,
+    /// The reference's kind of the house.
+    kind: u8,
+    /// The house's index among the houses of its kind.
+    rank: usize,
     /// The two sides, in the reference's order.
     ends: [End; 2],
     /// The houses either side lies in: links that share none cannot follow each other.
-    reach: u32,
+    reach: u64,
     /// Every place of the digit in the house (two links may not share one).
     places: CellMask,
     /// Whether a side has more than one place.
@@ -131,10 +169,6 @@ struct Link {
 }
 
 impl Link {
-    fn kind(&self) -> u8 {
-        (self.house / 9) as u8
-    }
-
     /// Pushes onto `links` the zero, one or two strong links, in the reference's order,
     /// of the digit whose places in `house` are `positions` (bit `i` for the house's
     /// `i`-th cell).
@@ -145,7 +179,9 @@ impl Link {
         }
         let cells = &board.geometry().houses[house].cells;
         let masks = board.geometry().masks();
-        let is_box = house / 9 == BOX as usize;
+        let (house_kind, rank) = masks.house_refs[house];
+        let kind = kind_of(house_kind, rank);
+        let is_box = box_like(kind);
         let mask_of = |positions: u32| {
             (0..9)
                 .filter(|&p| positions & 1 << p != 0)
@@ -155,6 +191,8 @@ impl Link {
         let mut push = |a: End, b: End| {
             links.push(Link {
                 house,
+                kind,
+                rank,
                 ends: [a, b],
                 reach: a.houses | b.houses,
                 places: mask_of(positions),
@@ -168,7 +206,13 @@ impl Link {
             }
             return;
         }
-        let Some(pattern) = Grouping::first(positions, is_box, count) else {
+        // Boxes try every grouping; disjoint groups and windows only the crosses whose
+        // centre is one of their first three cells.
+        let patterns = match kind {
+            0 => 15,
+            _ => 3,
+        };
+        let Some(pattern) = Grouping::first(positions, is_box, count, patterns) else {
             return;
         };
         let (blade1, blade2) = (positions & pattern.blade1, positions & pattern.blade2);
@@ -230,8 +274,7 @@ impl Grouping {
     /// The first grouping, in the reference's order, that leaves its empty positions
     /// empty. Boxes: the nine crosses (centre at position 0 to 8), then, with four places
     /// or more, two rows of three, then two columns; lines: two of their three boxes.
-    fn first(positions: u32, is_box: bool, count: u32) -> Option<Grouping> {
-        let patterns = if is_box { 15 } else { 3 };
+    fn first(positions: u32, is_box: bool, count: u32, patterns: usize) -> Option<Grouping> {
         (0..patterns)
             .filter(|&pattern| !(is_box && pattern > 8 && count < 4))
             .map(|pattern| {
@@ -310,7 +353,9 @@ struct Search {
     /// For each link, the links of its digit that share a place with it (itself too).
     clashing: Vec<u64>,
     /// For each digit (index) and house, the links of the house.
-    in_house: [[u64; 27]; 9],
+    in_house: [Vec<u64>; 9],
+    /// For each of the reference's kinds, its houses in index order.
+    kind_houses: [Vec<usize>; KINDS],
     candidates: [CellMask; 9],
     masks: &'static CellMasks,
     digit: u8,
@@ -324,7 +369,12 @@ impl Search {
         let geometry = board.geometry();
         let mut all = Vec::new();
         let mut starts = [0; 10];
-        let mut in_house = [[0; 27]; 9];
+        let masks = geometry.masks();
+        let mut in_house: [Vec<u64>; 9] = std::array::from_fn(|_| vec![0; masks.houses.len()]);
+        let mut kind_houses: [Vec<usize>; KINDS] = Default::default();
+        for (house, &(kind, index)) in masks.house_refs.iter().enumerate() {
+            kind_houses[usize::from(kind_of(kind, index))].push(house);
+        }
         for (digit, in_house) in (1..=9).zip(&mut in_house) {
             let start = all.len();
             starts[digit as usize - 1] = start;
@@ -354,6 +404,7 @@ impl Search {
             touching,
             clashing,
             in_house,
+            kind_houses,
             candidates: digit_cells(board),
             masks: geometry.masks(),
             digit: 1,
@@ -367,8 +418,9 @@ impl Search {
     fn descend(&mut self, kinds: &[u8], depth: usize, first: usize, clashes: u64) {
         let digit = self.digit as usize - 1;
         let kind = kinds[depth] as usize;
-        let houses = &self.in_house[digit][kind * 9 + first..kind * 9 + 9];
-        let mut choices = houses.iter().fold(0, |set, &links| set | links) & !clashes;
+        let houses = &self.kind_houses[kind][first.min(self.kind_houses[kind].len())..];
+        let in_house = &self.in_house[digit];
+        let mut choices = houses.iter().fold(0, |set, &house| set | in_house[house]) & !clashes;
         let last = depth + 1 == self.links;
         if last {
             choices &= self.closing_links();
@@ -381,7 +433,7 @@ impl Search {
                 self.walk_chosen();
             } else {
                 let next = if kinds[depth + 1] as usize == kind {
-                    self.all[id].house % 9 + 1
+                    self.all[id].rank + 1
                 } else {
                     0
                 };
@@ -403,7 +455,7 @@ impl Search {
                 continue;
             }
             groups += 1;
-            let (mut members, mut reach) = (1u32 << start, self.all[chosen[start]].reach);
+            let (mut members, mut reach): (u32, u64) = (1 << start, self.all[chosen[start]].reach);
             for _ in 0..chosen.len() {
                 for (index, &id) in chosen.iter().enumerate() {
                     if members & 1 << index == 0 && self.all[id].reach & reach != 0 {
@@ -425,7 +477,7 @@ impl Search {
     /// Tries every order and direction of the chosen links as a chain.
     fn walk_chosen(&mut self) {
         let n = self.links;
-        let mut reach = [0u32; MOST_LINKS];
+        let mut reach = [0u64; MOST_LINKS];
         for (reach, &id) in reach.iter_mut().zip(&self.chosen[..n]) {
             *reach = self.all[id].reach;
         }
@@ -549,7 +601,7 @@ impl Chain {
         self.grouped = self.links[..n].iter().filter(|link| link.grouped).count() as u8;
         let mut kinds = [0u8; MOST_LINKS];
         for (kind, link) in kinds.iter_mut().zip(&self.links[..n]) {
-            *kind = link.kind();
+            *kind = link.kind;
         }
         let kinds = &mut kinds[..n];
         if !kinds.iter().le(kinds.iter().rev()) {
@@ -561,7 +613,8 @@ impl Chain {
         let has_box = named.contains(&0);
         let both_lines = named.contains(&2);
         let base = [4.0, 5.4, 5.8][n - 2];
-        self.difficulty = if self.grouped > 0 {
+        let rule_house = named.iter().any(|&kind| kind >= 3);
+        self.difficulty = if self.grouped > 0 || rule_house {
             base + 0.3
         } else if !has_box && !both_lines {
             base
@@ -631,9 +684,10 @@ impl Chain {
             step.cells.push(self.enter(i + 1).primary);
         }
         step.cells.push(self.exit(n - 1).primary);
+        let refs = &board.geometry().masks().house_refs;
         let house_ref = |house: usize| HouseRef {
-            kind: [HouseKind::Box, HouseKind::Row, HouseKind::Column][house / 9],
-            index: house % 9,
+            kind: refs[house].0,
+            index: refs[house].1,
         };
         step.houses = self.links[..n]
             .iter()
@@ -663,7 +717,7 @@ fn line_name(kinds: &[u8]) -> [u8; MOST_LINKS] {
     let n = kinds.len();
     if !kinds.contains(&1) {
         for (named, &kind) in name.iter_mut().zip(kinds) {
-            *named = kind.min(1);
+            *named = if kind == 2 { 1 } else { kind };
         }
         return name;
     }
@@ -690,10 +744,13 @@ mod tests {
 
     #[test]
     fn link_kinds_and_walk_orders_follow_the_reference() {
-        let kinds: Vec<[u8; 2]> = link_kinds(2).map(|k| [k[0], k[1]]).collect();
+        let kinds: Vec<[u8; 2]> = link_kinds(2, &[0, 1, 2]).map(|k| [k[0], k[1]]).collect();
         assert_eq!(kinds, [[0, 0], [0, 1], [1, 1], [0, 2], [1, 2], [2, 2]]);
-        assert_eq!(link_kinds(3).count(), 10);
-        assert_eq!(link_kinds(4).count(), 15);
+        assert_eq!(link_kinds(3, &[0, 1, 2]).count(), 10);
+        assert_eq!(link_kinds(4, &[0, 1, 2]).count(), 15);
+        let with_groups: Vec<[u8; 2]> =
+            link_kinds(2, &[0, 1, 2, 3]).map(|k| [k[0], k[1]]).collect();
+        assert_eq!(with_groups[6..], [[0, 3], [1, 3], [2, 3], [3, 3]]);
         assert_eq!(walk_orders(2), [[0, 1, 2, 3]]);
         let three: Vec<[usize; 3]> = walk_orders(3).iter().map(|o| [o[0], o[1], o[2]]).collect();
         assert_eq!(three, [[0, 1, 2], [1, 0, 2], [0, 2, 1]]);

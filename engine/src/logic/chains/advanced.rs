@@ -17,6 +17,7 @@ use super::hints::{ChainHint, HintShape, targets};
 use super::search::Search;
 use crate::logic::board::{Board, Cell, digits_of};
 use crate::logic::fish::for_each_fish;
+use crate::logic::generalized::for_each_locking;
 use crate::logic::intersections::for_each_lock;
 use crate::logic::step::Elimination;
 use crate::logic::subsets::{for_each_hidden_set, for_each_naked_set};
@@ -76,7 +77,17 @@ fn simple_rule(rule: usize, source: &Board, current: &Board) -> Vec<Found> {
         });
         ControlFlow::Continue(())
     };
+    // Where cells see more than their houses, the reference uses the generalized forms
+    // of locking and naked pairs.
+    let generalized = current
+        .geometry()
+        .mode()
+        .is_some_and(|mode| mode.generalized());
     match rule {
+        0 if generalized => for_each_locking(current, |lock| {
+            let parents = lock.rule_parents(source, current);
+            keep(parents, lock.eliminations)
+        }),
         0 => for_each_lock(current, |lock| {
             let removals = lock.eliminations(current);
             if removals.is_empty() {
@@ -90,7 +101,7 @@ fn simple_rule(rule: usize, source: &Board, current: &Board) -> Vec<Found> {
             }
             keep(hidden.rule_parents(source), hidden.eliminations)
         }),
-        2 => for_each_naked_set(current, 2, false, |naked| {
+        2 => for_each_naked_set(current, 2, generalized, |naked| {
             let parents = naked.rule_parents(source);
             keep(parents, naked.eliminations)
         }),

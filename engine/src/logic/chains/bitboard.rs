@@ -75,7 +75,7 @@ impl State {
 
     /// `base` (for its digits) with these candidates.
     pub fn on_board(&self, base: &Board) -> Board {
-        Board::with_candidates(&base.to_grid(), self.candidates.to_vec())
+        base.with_candidates_of(self.candidates.to_vec())
     }
 }
 

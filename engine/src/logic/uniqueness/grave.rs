@@ -1,7 +1,7 @@
 //! The bivalue universal grave (types 1 to 4): every cell but a few has two candidates
 //! and every digit two places in each house; one of the extra digits must be true.
 
-use super::{Removals, house_ref, mask_of};
+use super::{Removals, house_ref, mask_of, restricted};
 use crate::logic::board::{Board, Cell, Digits, bit, combinations, digits_of, ones};
 use crate::logic::cell_masks::{CellMask, cells_of, digit_cells, houses_of};
 use crate::logic::step::{
@@ -98,7 +98,10 @@ impl Grave<'_> {
                 grave.add(cell, only_digit, &mut rest)?;
             }
         }
-        grave.is_grave(&rest).then_some(grave)
+        // A cell whose pair another rule restricts may break the grave's deadliness.
+        let free =
+            (0..81).all(|cell| board.value(cell) != 0 || !restricted(board, cell, rest[cell]));
+        (free && grave.is_grave(&rest)).then_some(grave)
     }
 
     /// Records `digit` as an extra digit of `cell`, and gives up (as the reference does)

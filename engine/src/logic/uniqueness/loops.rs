@@ -1,7 +1,7 @@
 //! Unique rectangles and loops (types 1 to 4): closed paths through cells that hold the
 //! same two digits, each house visited holding two of them.
 
-use super::{Removals, house_ref, mask_of};
+use super::{Removals, house_ref, mask_of, restricted};
 use crate::logic::board::{Board, Cell, Digits, combinations, digits_of, ones};
 #[cfg(doc)]
 use crate::logic::cell_masks::CellMasks;
@@ -68,11 +68,11 @@ fn loop_difficulty(length: usize) -> f64 {
     difficulty
 }
 
-/// The houses of `cell`, as bits of the indexes [`CellMasks::houses`] gives them.
-fn house_bits(cell: Cell) -> u32 {
-    houses_of(cell)
-        .iter()
-        .fold(0, |bits, &house| bits | 1 << house)
+/// The houses of `cell` (its box, row and column, then the houses of the board's rules),
+/// as indexes of [`CellMasks::houses`].
+fn houses_with_rules(board: &Board, cell: Cell) -> impl Iterator<Item = usize> + '_ {
+    let rules = &board.geometry().masks().rule_houses[cell];
+    houses_of(cell).into_iter().chain(rules.iter().copied())
 }
 
 /// The best unique loop hint so far, with the keys the reference sorts on.
@@ -90,10 +90,11 @@ struct LoopSearch<'a> {
     pair: Digits,
     path: Vec<Cell>,
     on_path: CellMask,
-    /// The houses of the path's cells at even, then at odd, positions. A closed path is a
-    /// deadly pattern when every house it visits holds one cell of each parity, so when
-    /// the two sides end up equal and no side ever holds a house twice.
-    visited: [u32; 2],
+    /// The houses of the path's cells at even, then at odd, positions (bits of house
+    /// indexes, the houses of a variant mode's rules too). A closed path is a deadly
+    /// pattern when every house it visits holds one cell of each parity, so when the two
+    /// sides end up equal and no side ever holds a house twice.
+    visited: [u64; 2],
     best: Option<Best>,
 }
 
@@ -115,7 +116,8 @@ impl LoopSearch<'_> {
     /// before the best so far (too long), which finds the same loops in the same order.
     fn extend(&mut self, cell: Cell, allowed_extra: i32, extra: Digits, came_by: Option<usize>) {
         let side = self.path.len() % 2;
-        let houses = house_bits(cell);
+        let board = self.board;
+        let houses = houses_with_rules(board, cell).fold(0u64, |bits, house| bits | 1 << house);
         // A deadly loop has an even length: its first and last cells share a house.
         let shortest = (self.path.len() + 2) & !1;
         if self.visited[side] & houses != 0 || !self.beats(loop_difficulty(shortest), 1) {
@@ -125,8 +127,8 @@ impl LoopSearch<'_> {
         self.path.push(cell);
         self.on_path |= 1 << cell;
         self.visited[side] |= houses;
-        'houses: for kind in (0..3).filter(|&kind| Some(kind) != came_by) {
-            for &next in &geometry.houses[houses_of(cell)[kind]].cells {
+        'houses: for house in houses_with_rules(board, cell).filter(|&h| Some(h) != came_by) {
+            for &next in &geometry.houses[house].cells {
                 if next == self.path[0] && self.path.len() >= 4 {
                     self.examine_loop();
                     if !self.beats(loop_difficulty(self.path.len()), 1) {
@@ -146,7 +148,7 @@ impl LoopSearch<'_> {
                     }
                     if !widened || next_extra.count_ones() == 1 || allowed_extra > 0 {
                         let allowed = allowed_extra - i32::from(widened);
-                        self.extend(next, allowed, next_extra, Some(kind));
+                        self.extend(next, allowed, next_extra, Some(house));
                     }
                 }
             }
@@ -158,7 +160,12 @@ impl LoopSearch<'_> {
 
     /// Offers the hints of the closed path, in the reference's order of types.
     fn examine_loop(&mut self) {
-        if self.visited[0] != self.visited[1] {
+        if self.visited[0] != self.visited[1]
+            || self
+                .path
+                .iter()
+                .any(|&cell| restricted(self.board, cell, self.pair))
+        {
             return;
         }
         let extras: Vec<Cell> = (self.path.iter().copied())

@@ -15,7 +15,7 @@ mod loops;
 pub use grave::bug;
 pub use loops::unique_loops;
 
-use super::board::{Cell, Digits, HouseKind, digits_of};
+use super::board::{Board, Cell, Digits, HouseKind, digits_of, orthogonal_neighbours};
 use super::cell_masks::{CellMask, cells_of};
 use super::step::{Elimination, HouseRef};
 
@@ -27,6 +27,19 @@ fn house_ref(house: usize) -> HouseRef {
         kind,
         index: house % 9,
     }
+}
+
+/// Whether a rule beyond the houses restricts the digits `pair` in `cell`, so that a
+/// pattern through it need not be deadly (the reference then skips the pattern): a cell
+/// that sees it by a chess move alone holds one of them, or, with non-consecutive, an
+/// orthogonal neighbour holds a digit next to one of them.
+fn restricted(board: &Board, cell: Cell, pair: Digits) -> bool {
+    let masks = board.geometry().masks();
+    let chess = cells_of(masks.chess_peers[cell]).any(|other| board.candidates(other) & pair != 0);
+    let close = (pair << 1 | pair >> 1) & 0x1ff;
+    chess
+        || masks.nonconsecutive
+            && orthogonal_neighbours(cell, 9).any(|other| board.candidates(other) & close != 0)
 }
 
 /// The mask of `cells`.
