@@ -181,6 +181,7 @@ fn difficulty(degree: u32) -> f64 {
 mod tests {
     use super::*;
     use crate::grid::Grid;
+    use crate::logic::board::bit;
     use crate::logic::step::cell_name;
 
     #[test]
