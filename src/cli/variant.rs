@@ -13,16 +13,20 @@ use sudoku_engine::grid::{is_symbol_of, value_symbol};
 use sudoku_engine::text_format;
 use sudoku_engine::variant::{self, VariantError, VariantSolveOptions};
 
-/// Whether `input` holds variant puzzles: its first line is not a grid's symbols, as an
-/// f-puzzles object, its lz-string text and the links that carry it are not.
+/// Whether `input` holds variant puzzles: its first line is an f-puzzles object, a link
+/// that carries one, or lz-string text (a header line, or a grid with a typo, leaves it a
+/// file of grids, whose bad line is answered with an error).
 pub(super) fn holds_variants(input: &str) -> bool {
     text_format::numbered_content_lines(input)
         .next()
         .is_some_and(|(_, line)| {
-            let grid_line = |byte: char| {
-                is_symbol_of(byte, 25) || matches!(byte, '\t' | ' ' | ':' | ',' | ';' | '|')
-            };
-            !line.chars().all(grid_line)
+            let line = line.trim();
+            let lz_char =
+                |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=' | '-' | '$');
+            let lz_text = line.len() > 81
+                && line.chars().all(lz_char)
+                && !line.chars().all(|c| is_symbol_of(c, 25));
+            line.starts_with('{') || line.contains("://") || lz_text
         })
 }
 

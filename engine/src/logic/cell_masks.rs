@@ -29,6 +29,9 @@ pub struct CellMasks {
     pub chess_peers: [CellMask; 81],
     /// Whether orthogonal neighbours may not hold consecutive digits.
     pub nonconsecutive: bool,
+    /// Whether cells see by their box, row and column alone, with no rule beyond: the
+    /// chains' implications then take their quickest path.
+    pub classic: bool,
 }
 
 impl CellMasks {
@@ -48,6 +51,9 @@ impl CellMasks {
             let houses = geometry.cell_houses[cell].iter().chain(&rule_houses[cell]);
             peers[cell] & !houses.fold(0, |cells, &house| cells | all_houses[house])
         });
+        let classic = geometry.houses.len() == 27
+            && !nonconsecutive
+            && peers.iter().all(|peers| peers.count_ones() == 20);
         CellMasks {
             peers,
             chess_peers,
@@ -57,6 +63,7 @@ impl CellMasks {
             houses,
             rule_houses,
             house_refs: geometry.houses.iter().map(|h| (h.kind, h.index)).collect(),
+            classic,
             nonconsecutive,
         }
     }

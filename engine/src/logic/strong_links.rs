@@ -50,7 +50,9 @@ pub fn strong_links(board: &Board, links: usize) -> Option<Step> {
     debug_assert!((2..=MOST_LINKS).contains(&links));
     let mut search = Search::new(board, links);
     let present: Vec<u8> = (0..KINDS as u8)
-        .filter(|&kind| !search.kind_houses[usize::from(kind)].is_empty())
+        .filter(|&kind| {
+            search.kind_houses[usize::from(kind)].start < search.kind_houses[usize::from(kind)].end
+        })
         .collect();
     for kinds in link_kinds(links, &present) {
         for digit in 1..=9 {
@@ -354,8 +356,8 @@ struct Search {
     clashing: Vec<u64>,
     /// For each digit (index) and house, the links of the house.
     in_house: [Vec<u64>; 9],
-    /// For each of the reference's kinds, its houses in index order.
-    kind_houses: [Vec<usize>; KINDS],
+    /// For each of the reference's kinds, its houses (whose indexes follow each other).
+    kind_houses: [std::ops::Range<usize>; KINDS],
     candidates: [CellMask; 9],
     masks: &'static CellMasks,
     digit: u8,
@@ -371,9 +373,13 @@ impl Search {
         let mut starts = [0; 10];
         let masks = geometry.masks();
         let mut in_house: [Vec<u64>; 9] = std::array::from_fn(|_| vec![0; masks.houses.len()]);
-        let mut kind_houses: [Vec<usize>; KINDS] = Default::default();
+        let mut kind_houses: [std::ops::Range<usize>; KINDS] = Default::default();
         for (house, &(kind, index)) in masks.house_refs.iter().enumerate() {
-            kind_houses[usize::from(kind_of(kind, index))].push(house);
+            let range = &mut kind_houses[usize::from(kind_of(kind, index))];
+            if range.start == range.end {
+                *range = house..house;
+            }
+            range.end = house + 1;
         }
         for (digit, in_house) in (1..=9).zip(&mut in_house) {
             let start = all.len();
@@ -418,9 +424,9 @@ impl Search {
     fn descend(&mut self, kinds: &[u8], depth: usize, first: usize, clashes: u64) {
         let digit = self.digit as usize - 1;
         let kind = kinds[depth] as usize;
-        let houses = &self.kind_houses[kind][first.min(self.kind_houses[kind].len())..];
-        let in_house = &self.in_house[digit];
-        let mut choices = houses.iter().fold(0, |set, &house| set | in_house[house]) & !clashes;
+        let range = &self.kind_houses[kind];
+        let houses = &self.in_house[digit][(range.start + first).min(range.end)..range.end];
+        let mut choices = houses.iter().fold(0, |set, &links| set | links) & !clashes;
         let last = depth + 1 == self.links;
         if last {
             choices &= self.closing_links();

@@ -57,6 +57,17 @@ impl State {
         self.masks.nonconsecutive
     }
 
+    /// Whether cells see by their box, row and column alone, with no rule beyond.
+    pub fn classic(&self) -> bool {
+        self.masks.classic
+    }
+
+    /// The cells of the box, row and column of `cell`, with their house indexes.
+    pub fn box_row_column(&self, cell: Cell) -> [(usize, Cells); 3] {
+        let houses = houses_of(cell);
+        std::array::from_fn(|kind| (houses[kind], self.masks.cell_houses[cell][kind]))
+    }
+
     /// The candidates of `cell`.
     pub fn candidates(&self, cell: Cell) -> Digits {
         self.candidates[cell]

@@ -37,8 +37,7 @@ pub fn on_to_off(state: &State, on: Key, cell_links: bool, out: &mut Vec<Implied
     // Each peer once: the box first, then the row and the column outside the box, then
     // the houses of the board's rules, then cells that see it by a chess move.
     let mut seen = 1 << cell;
-    for house in state.houses_of(cell) {
-        let cells = state.house_cells(house);
+    let mut push_house = |house: usize, cells| {
         for other in cells_of(state.places(digit) & cells & !seen) {
             out.push(Implied {
                 key: key(other, digit, false),
@@ -46,6 +45,15 @@ pub fn on_to_off(state: &State, on: Key, cell_links: bool, out: &mut Vec<Implied
             });
         }
         seen |= cells;
+    };
+    if state.classic() {
+        for (house, cells) in state.box_row_column(cell) {
+            push_house(house, cells);
+        }
+        return;
+    }
+    for house in state.houses_of(cell) {
+        push_house(house, state.house_cells(house));
     }
     for other in cells_of(state.places(digit) & state.peers(cell) & !seen) {
         out.push(Implied {
