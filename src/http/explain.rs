@@ -91,6 +91,10 @@ pub async fn rate_answer(
         }
         Input::Variant { puzzle, .. } => puzzle,
     };
+    if puzzle.size() != 9 {
+        let size = puzzle.size();
+        return Err(ApiError::UnsupportedSize { size });
+    }
     VariantMode::of(&puzzle).map_err(ApiError::NoScale)?;
     let (rating, mode) = on_pool(&state, limit, Effort::Heavy, move |cancel| {
         logic::rate_variant(&puzzle, cancel)

@@ -360,6 +360,9 @@ async fn rate_and_generate_name_the_rules_that_have_no_rating_scale() {
     )
     .await;
     answer.problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request");
+    let four = json!({ "grid": ".".repeat(16), "rules": [{ "kind": "anti_king" }] });
+    let answer = post_json(&app, "/rate", &four).await;
+    answer.problem(StatusCode::UNPROCESSABLE_ENTITY, "unsupported_size");
 }
 
 /// Each mode's generated puzzles: in the band by the service's own rating, proper by a
