@@ -209,7 +209,7 @@ fn full_grid_in_mode(
 const UNRATED_GIVENS: usize = 36;
 
 /// How many digits a random full grid of a variant mode starts from.
-const RANDOM_DIGITS: usize = 6;
+const RANDOM_DIGITS: usize = 8;
 
 /// A puzzle's cells, and the orbits of givens removed to make it.
 type Removal = (Vec<u8>, Vec<usize>);
