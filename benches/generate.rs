@@ -1,15 +1,18 @@
 //! Generates puzzles on one thread, one at a time (seeds 0, 1, 2, ...), and prints per
 //! target the median, 90th percentile and mean time per puzzle: no difficulty, each level
 //! of 9×9, and unique minimal 16×16. `--range MIN MAX` times a band of ratings alone,
-//! `--count N` sets the puzzles per target (100).
+//! `--variants` the puzzles whose rules are drawn too (9×9 jigsaw, killer with no givens,
+//! thermometer, arrow, kropki), `--count N` sets the puzzles per target (100).
 //!
 //! ```sh
 //! cargo bench --bench generate
 //! cargo bench --bench generate -- --range 1.2 3.4 --count 50
+//! cargo bench --bench generate -- --variants
 //! ```
 
 use std::time::Instant;
 
+use sudoku_engine::generate::drawn::{DrawnKind, DrawnOptions, generate_drawn};
 use sudoku_engine::generate::{GenerateOptions, Symmetry, generate};
 use sudoku_engine::logic::Level;
 use sudoku_engine::solver::Cancellation;
@@ -29,7 +32,7 @@ fn main() {
         )
     };
     let count: u64 = value("--count", 1).map_or(100, |n| n.parse().expect("a count"));
-    let targets: Vec<(String, GenerateOptions)> = match value("--range", 1) {
+    let targets: Vec<(String, Target)> = match value("--range", 1) {
         Some(low) => {
             let high = value("--range", 2).expect("two bounds");
             let parse = |text: &str| Some(text.parse::<f64>().expect("a rating"));
@@ -38,6 +41,19 @@ fn main() {
                 options(9, None, parse(&low), parse(&high), false),
             )]
         }
+        None if args.iter().any(|arg| arg == "--variants") => DrawnKind::ALL
+            .into_iter()
+            .map(|kind| {
+                let max_givens = (kind == DrawnKind::Killer).then_some(0);
+                let options = DrawnOptions::new(kind, 9, None, max_givens, Symmetry::None, false)
+                    .expect("valid");
+                let name = match max_givens {
+                    Some(_) => format!("{} 0 givens", kind.id()),
+                    None => kind.id().to_owned(),
+                };
+                (name, Target::Drawn(options))
+            })
+            .collect(),
         None => {
             let mut targets = vec![("9x9 any".to_owned(), options(9, None, None, None, false))];
             for level in &Level::ALL[..5] {
@@ -59,7 +75,15 @@ fn main() {
         let mut times: Vec<f64> = (0..count)
             .map(|seed| {
                 let started = Instant::now();
-                generate(&options, seed, &Cancellation::none()).expect("a puzzle");
+                let cancel = Cancellation::none();
+                match &options {
+                    Target::Classic(options) => {
+                        generate(options, seed, &cancel).expect("a puzzle");
+                    }
+                    Target::Drawn(options) => {
+                        generate_drawn(options, seed, &cancel).expect("a puzzle");
+                    }
+                }
                 started.elapsed().as_secs_f64() * 1e3
             })
             .collect();
@@ -74,12 +98,21 @@ fn main() {
     }
 }
 
+/// What one row of the table generates.
+enum Target {
+    /// Classic puzzles.
+    Classic(GenerateOptions),
+    /// Puzzles whose rules are drawn too.
+    Drawn(DrawnOptions),
+}
+
 fn options(
     size: usize,
     level: Option<Level>,
     se_min: Option<f64>,
     se_max: Option<f64>,
     minimal: bool,
-) -> GenerateOptions {
-    GenerateOptions::new(size, level, se_min, se_max, Symmetry::None, minimal).expect("valid")
+) -> Target {
+    let options = GenerateOptions::new(size, level, se_min, se_max, Symmetry::None, minimal);
+    Target::Classic(options.expect("valid"))
 }

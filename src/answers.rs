@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use sudoku_engine::generate::Generated;
-use sudoku_engine::grid::Grid;
+use sudoku_engine::generate::{Made, Order};
+use sudoku_engine::grid::value_symbol;
 use sudoku_engine::logic::board::{Digits, HouseKind, digits_of};
 use sudoku_engine::logic::modes::VariantMode;
 use sudoku_engine::logic::step::{Step, round_rating};
@@ -14,6 +14,7 @@ use sudoku_engine::logic::{
     self, Explanation, Level, LogicError, MODEL, Rating, VariantExplanation,
 };
 use sudoku_engine::validate::Cell;
+use sudoku_engine::variant::Puzzle;
 
 /// A grid as a response gives it, in the notation of the request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -316,25 +317,78 @@ pub fn explain_response(explanation: &Explanation, solution: GridOutput) -> Expl
     }
 }
 
-/// How `/generate` writes `made`, its grids as rows or strings (the command line's JSON
-/// lines use it too).
-pub fn puzzle_json(made: &Generated, rows: bool, mode: VariantMode) -> PuzzleJson {
-    let render = |grid: &Grid| match rows {
-        true => GridOutput::Rows(grid.to_rows()),
-        false => GridOutput::Symbols(grid.to_symbols()),
+/// The model that levels puzzles with drawn rules: the variant logic's steps.
+pub const VARIANT_LOGIC_MODEL: &str = "variant-logic/1";
+
+/// The model behind the puzzles of `order`: the rating model, with the variant mode's name
+/// for puzzles of a mode, or the variant logic with the kind's name for drawn rules
+/// (`variant-logic/1 killer`).
+pub fn order_model(order: &Order) -> String {
+    match order {
+        Order::Givens(options) => model(Some(options.mode())),
+        Order::Drawn(options) => format!("{VARIANT_LOGIC_MODEL} {}", options.kind().id()),
+    }
+}
+
+/// How `/generate` writes `made`, its grids as rows or strings, and for variant modes and
+/// drawn rules with the rules (the command line's JSON lines use it too).
+pub fn puzzle_json(made: &Made, rows: bool, mode: VariantMode) -> PuzzleJson {
+    match made {
+        Made::Givens(made) => {
+            let variant =
+                (!mode.is_classic()).then(|| mode.puzzle(&made.puzzle).expect("a 9×9 grid"));
+            let size = made.puzzle.size();
+            PuzzleJson {
+                se: made.rating,
+                level: made.rating.map(|rating| Level::of(rating).id()),
+                ..grids_json(
+                    size,
+                    made.puzzle.cells(),
+                    made.solution.cells(),
+                    made.seed,
+                    rows,
+                )
+            }
+            .with_rules(variant.as_ref())
+        }
+        Made::Drawn(made) => {
+            let puzzle = &made.puzzle;
+            let givens: Vec<u8> = puzzle.givens().iter().map(|g| g.unwrap_or(0)).collect();
+            PuzzleJson {
+                level: Some(made.level.id()),
+                ..grids_json(puzzle.size(), &givens, &made.solution, made.seed, rows)
+            }
+            .with_rules(Some(puzzle))
+        }
+    }
+}
+
+/// A puzzle's grids, givens and seed, with no rating or rules.
+fn grids_json(size: usize, puzzle: &[u8], solution: &[u8], seed: u64, rows: bool) -> PuzzleJson {
+    let render = |cells: &[u8]| match rows {
+        true => GridOutput::Rows(cells.chunks(size).map(<[u8]>::to_vec).collect()),
+        false => GridOutput::Symbols(cells.iter().map(|&digit| value_symbol(digit)).collect()),
     };
-    let variant = (!mode.is_classic()).then(|| mode.puzzle(&made.puzzle).expect("a 9×9 grid"));
     PuzzleJson {
-        puzzle: render(&made.puzzle),
-        solution: render(&made.solution),
-        se: made.rating,
-        level: made.rating.map(|rating| Level::of(rating).id()),
-        givens: made.puzzle.givens(),
-        seed: made.seed,
-        rules: variant
-            .as_ref()
-            .map(|puzzle| puzzle.to_native()["rules"].clone()),
-        fpuzzles: variant.as_ref().map(|puzzle| puzzle.to_fpuzzles_link()),
+        puzzle: render(puzzle),
+        solution: render(solution),
+        se: None,
+        level: None,
+        givens: puzzle.iter().filter(|&&digit| digit != 0).count(),
+        seed,
+        rules: None,
+        fpuzzles: None,
+    }
+}
+
+impl PuzzleJson {
+    /// The same puzzle with the rules of `variant`, natively and as an f-puzzles link.
+    fn with_rules(self, variant: Option<&Puzzle>) -> PuzzleJson {
+        PuzzleJson {
+            rules: variant.map(|puzzle| puzzle.to_native()["rules"].clone()),
+            fpuzzles: variant.map(Puzzle::to_fpuzzles_link),
+            ..self
+        }
     }
 }
 

@@ -14,8 +14,11 @@ use serde_json::json;
 use super::batch::{in_order_on_threads, puzzle_bar};
 use super::rate::{WorkerArgs, cancellation};
 use super::{Status, worker_threads};
-use crate::answers::{PuzzleJson, model, puzzle_json};
-use sudoku_engine::generate::{self, GenerateOption, GenerateOptions, MAX_SEED, Symmetry};
+use crate::answers::{PuzzleJson, order_model, puzzle_json};
+use sudoku_engine::generate::drawn::{DrawnKind, DrawnOptions};
+use sudoku_engine::generate::{
+    self, GenerateOption, GenerateOptions, MAX_SEED, Made, Order, Symmetry,
+};
 use sudoku_engine::logic::Level;
 use sudoku_engine::logic::modes::VariantMode;
 use sudoku_engine::solver::Stopped;
@@ -49,6 +52,13 @@ pub struct GenerateArgs {
     /// from x, windoku, disjoint-groups, anti-knight, anti-king, nonconsecutive.
     #[arg(long, value_name = "MODE", value_parser = super::rate::parse_mode)]
     pub mode: Option<VariantMode>,
+    /// Make puzzles whose rules are drawn too: jigsaw, killer, thermometer, arrow or
+    /// kropki (4×4 to 9×9; --level is the variant logic's).
+    #[arg(long, value_name = "KIND", value_parser = DrawnKind::from_id, conflicts_with_all = ["se_min", "se_max", "mode"])]
+    pub variant: Option<DrawnKind>,
+    /// The most givens, with --variant (0: the rules alone decide).
+    #[arg(long, value_name = "N", requires = "variant")]
+    pub max_givens: Option<usize>,
     /// How many puzzles.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub count: u32,
@@ -81,6 +91,7 @@ fn flag(option: GenerateOption) -> &'static str {
         GenerateOption::Level => "--level",
         GenerateOption::SeMin => "--se-min",
         GenerateOption::SeMax => "--se-max",
+        GenerateOption::MaxGivens => "--max-givens",
     }
 }
 
@@ -91,17 +102,29 @@ pub fn generate(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<Status> {
-    let options = match GenerateOptions::new(
-        args.size,
-        args.level,
-        args.se_min,
-        args.se_max,
-        args.symmetry,
-        args.minimal,
-    )
-    .and_then(|options| options.in_mode(args.mode.unwrap_or_default()))
-    {
-        Ok(options) => options,
+    let order = match args.variant {
+        Some(kind) => DrawnOptions::new(
+            kind,
+            args.size,
+            args.level,
+            args.max_givens,
+            args.symmetry,
+            args.minimal,
+        )
+        .map(Order::Drawn),
+        None => GenerateOptions::new(
+            args.size,
+            args.level,
+            args.se_min,
+            args.se_max,
+            args.symmetry,
+            args.minimal,
+        )
+        .and_then(|options| options.in_mode(args.mode.unwrap_or_default()))
+        .map(Order::Givens),
+    };
+    let order = match order {
+        Ok(order) => order,
         Err(error) => {
             writeln!(err, "error: {}", error.describe(flag))?;
             return Ok(Status::Usage);
@@ -119,12 +142,12 @@ pub fn generate(
         &stop,
         |index| {
             let cancel = cancellation(args.workers.timeout_ms, Arc::clone(&stop));
-            (index, generate::generate(&options, seeds[index], &cancel))
+            (index, order.make(seeds[index], &cancel))
         },
         |(index, made)| {
             failed += usize::from(made.is_err());
             progress.inc(1);
-            writeln!(out, "{}", line(&made, seeds[index], args))
+            writeln!(out, "{}", line(&made, &order, seeds[index], args))
         },
     );
     progress.finish_and_clear();
@@ -153,18 +176,19 @@ struct PuzzleLine {
 }
 
 /// The answer line of one puzzle.
-fn line(made: &Result<generate::Generated, Stopped>, seed: u64, args: &GenerateArgs) -> String {
+fn line(made: &Result<Made, Stopped>, order: &Order, seed: u64, args: &GenerateArgs) -> String {
     let timed_out = || {
         let limit = args.workers.timeout_ms;
         format!("no puzzle found within {limit} ms (--timeout-ms)")
     };
     match (made, args.json) {
-        (Ok(made), false) => made.puzzle.to_symbols(),
+        (Ok(Made::Givens(made)), false) => made.puzzle.to_symbols(),
+        (Ok(Made::Drawn(made)), false) => made.puzzle.to_fpuzzles_link(),
         (Ok(made), true) => {
             let mode = args.mode.unwrap_or_default();
             let line = PuzzleLine {
                 puzzle: puzzle_json(made, false, mode),
-                model: model(Some(mode)),
+                model: order_model(order),
             };
             serde_json::to_string(&line).expect("a puzzle is written as JSON")
         }

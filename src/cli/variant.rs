@@ -42,6 +42,7 @@ pub(super) fn solve(
         order: args.options().order,
         max_solutions: args.options().limit,
         true_candidates: None,
+        max_guesses: None,
     };
     let started = Instant::now();
     let answer =

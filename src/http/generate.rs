@@ -13,11 +13,12 @@ use super::json::ApiJson;
 use super::on_pool::on_pool;
 use super::problem::ApiError;
 use super::variant::{self, Input};
-use crate::answers::{PuzzleJson, model, puzzle_json};
+use crate::answers::{PuzzleJson, order_model, puzzle_json};
 use crate::solver_pool::Effort;
 use serde_json::Value;
+use sudoku_engine::generate::drawn::{DrawnKind, DrawnOptions};
 use sudoku_engine::generate::{
-    self, GenerateOption, GenerateOptions, Generated, MAX_COUNT, MAX_SEED, Symmetry,
+    self, GenerateOption, GenerateOptions, MAX_COUNT, MAX_SEED, Made, Order, Symmetry,
 };
 use sudoku_engine::logic::Level;
 use sudoku_engine::logic::modes::VariantMode;
@@ -52,6 +53,11 @@ pub struct GenerateRequest {
     /// An f-puzzles document with the rules of a variant mode and no givens, in place of
     /// `rules`.
     pub fpuzzles: Option<Value>,
+    /// A kind of variant whose rules are drawn too: `jigsaw`, `killer`, `thermometer`,
+    /// `arrow` or `kropki`.
+    pub variant: Option<String>,
+    /// The most givens, with `variant`.
+    pub max_givens: Option<usize>,
 }
 
 /// The answer of `POST /generate`.
@@ -68,14 +74,14 @@ pub async fn generate(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<GenerateRequest>,
 ) -> Result<ApiJson<GenerateResponse>, ApiError> {
-    let (options, seeds, rows) = read(&request)?;
+    let (order, seeds, rows) = read(&request)?;
     let count = seeds.len();
     let limit = state.limits().generate_timeout;
     // How many puzzles the run has made, for an answer that runs out of time.
     let made = Arc::new(AtomicUsize::new(0));
     let progress = Arc::clone(&made);
     let generated = on_pool(&state, limit, Effort::Heavy, move |cancel| {
-        make_puzzles(&options, &seeds, cancel, &progress)
+        make_puzzles(&order, &seeds, cancel, &progress)
     })
     .await
     .map_err(|error| match error {
@@ -88,13 +94,16 @@ pub async fn generate(
             waited_ms,
             made: made.load(Ordering::Relaxed),
             count,
-            options,
+            order,
         },
         other => other,
     })?;
-    let mode = options.mode();
+    let mode = match order {
+        Order::Givens(options) => options.mode(),
+        Order::Drawn(_) => VariantMode::default(),
+    };
     Ok(ApiJson(GenerateResponse {
-        model: model(Some(mode)),
+        model: order_model(&order),
         puzzles: generated
             .iter()
             .map(|made| puzzle_json(made, rows, mode))
@@ -105,16 +114,16 @@ pub async fn generate(
 /// The puzzles of `seeds`, made one after another and counted in `made` as they come (from
 /// 0: the pool may run this twice); `Stopped` when `cancel` stopped them.
 fn make_puzzles(
-    options: &GenerateOptions,
+    order: &Order,
     seeds: &[u64],
     cancel: &Cancellation,
     made: &AtomicUsize,
-) -> Result<Vec<Generated>, Stopped> {
+) -> Result<Vec<Made>, Stopped> {
     made.store(0, Ordering::Relaxed);
     seeds
         .iter()
         .map(|&seed| {
-            let puzzle = generate::generate(options, seed, cancel)?;
+            let puzzle = order.make(seed, cancel)?;
             made.fetch_add(1, Ordering::Relaxed);
             Ok(puzzle)
         })
@@ -128,14 +137,14 @@ fn field_name(option: GenerateOption) -> &'static str {
         GenerateOption::Level => "`level`",
         GenerateOption::SeMin => "`se_min`",
         GenerateOption::SeMax => "`se_max`",
+        GenerateOption::MaxGivens => "`max_givens`",
     }
 }
 
-/// The options, the seeds of the puzzles and whether the answer uses rows, or why the
+/// What to generate, the seeds of the puzzles and whether the answer uses rows, or why the
 /// request asks for something impossible.
-fn read(request: &GenerateRequest) -> Result<(GenerateOptions, Vec<u64>, bool), ApiError> {
+fn read(request: &GenerateRequest) -> Result<(Order, Vec<u64>, bool), ApiError> {
     let invalid = |detail: String| ApiError::InvalidRequest(detail);
-    let mode = requested_mode(request)?;
     let level = request
         .level
         .as_deref()
@@ -167,17 +176,65 @@ fn read(request: &GenerateRequest) -> Result<(GenerateOptions, Vec<u64>, bool), 
         Some(seed) => seed,
         None => generate::fresh_seed(),
     };
-    let options = GenerateOptions::new(
+    let order = match &request.variant {
+        Some(kind) => drawn_order(request, kind, level, symmetry)?,
+        None => {
+            if request.max_givens.is_some() {
+                return Err(invalid(
+                    "max_givens: only with `variant`; classic puzzles and variant modes are \
+                     made by removing givens while the solution stays unique"
+                        .into(),
+                ));
+            }
+            let mode = requested_mode(request)?;
+            let options = GenerateOptions::new(
+                request.size.unwrap_or(9),
+                level,
+                request.se_min,
+                request.se_max,
+                symmetry,
+                request.minimal,
+            )
+            .and_then(|options| options.in_mode(mode))
+            .map_err(|error| invalid(error.describe(field_name)))?;
+            Order::Givens(options)
+        }
+    };
+    Ok((order, generate::puzzle_seeds(seed, count), rows))
+}
+
+/// What a request with `variant` asks for: its rules are drawn, so it brings none, and
+/// its level is the variant logic's, with no Sudoku Explainer rating.
+fn drawn_order(
+    request: &GenerateRequest,
+    kind: &str,
+    level: Option<Level>,
+    symmetry: Symmetry,
+) -> Result<Order, ApiError> {
+    let invalid = |detail: String| ApiError::InvalidRequest(detail);
+    let kind = DrawnKind::from_id(kind).map_err(|error| invalid(format!("variant: {error}")))?;
+    if request.rules.is_some() || request.fpuzzles.is_some() {
+        return Err(invalid(
+            "`variant` draws its own rules: leave out `rules` and `fpuzzles`".into(),
+        ));
+    }
+    if request.se_min.is_some() || request.se_max.is_some() {
+        return Err(invalid(
+            "se_min and se_max: a `variant` has no Sudoku Explainer rating; ask for a `level` \
+             of the variant logic"
+                .into(),
+        ));
+    }
+    let options = DrawnOptions::new(
+        kind,
         request.size.unwrap_or(9),
         level,
-        request.se_min,
-        request.se_max,
+        request.max_givens,
         symmetry,
         request.minimal,
     )
-    .and_then(|options| options.in_mode(mode))
     .map_err(|error| invalid(error.describe(field_name)))?;
-    Ok((options, generate::puzzle_seeds(seed, count), rows))
+    Ok(Order::Drawn(options))
 }
 
 /// The variant mode of the request's `rules` or `fpuzzles` (classic Sudoku without
@@ -216,6 +273,7 @@ mod tests {
     #[test]
     fn the_puzzles_made_are_counted_afresh_on_every_run() {
         let options = GenerateOptions::new(4, None, None, None, Symmetry::None, false).unwrap();
+        let options = Order::Givens(options);
         let made = AtomicUsize::new(0);
         let seeds = [1, 2, 3];
         let puzzles = make_puzzles(&options, &seeds, &Cancellation::none(), &made);

@@ -11,7 +11,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::solver_pool::PoolError;
-use sudoku_engine::generate::GenerateOptions;
+use sudoku_engine::generate::Order;
 use sudoku_engine::grid::GridError;
 use sudoku_engine::validate::Conflict;
 use sudoku_engine::variant::VariantInputError;
@@ -75,7 +75,7 @@ pub enum ApiError {
         waited_ms: u128,
     },
     /// Not every puzzle asked for was found within the generation time limit.
-    #[error("{}", generate_timeout(*timeout_ms, *waited_ms, *made, *count, options))]
+    #[error("{}", generate_timeout(*timeout_ms, *waited_ms, *made, *count, order))]
     GenerateTimeout {
         /// The limit that applied, in milliseconds.
         timeout_ms: u128,
@@ -86,7 +86,7 @@ pub enum ApiError {
         /// The puzzles asked for.
         count: usize,
         /// What was asked for.
-        options: GenerateOptions,
+        order: Order,
     },
     /// Every solver is busy and the wait queue is full, or the server holds as many
     /// request bodies as its budget allows.
@@ -252,7 +252,7 @@ fn generate_timeout(
     waited_ms: u128,
     made: usize,
     count: usize,
-    options: &GenerateOptions,
+    order: &Order,
 ) -> String {
     let were = if made == 1 { "was" } else { "were" };
     let outcome = match made {
@@ -267,11 +267,12 @@ fn generate_timeout(
         return format!("{outcome}; ask for fewer at a time");
     }
     // Only what the request asked for: `minimal` makes a difference with a band alone.
-    let banded = options.banded();
+    let banded = order.banded();
     let changes = [
         (banded, "widen the band"),
-        (banded && options.minimal(), "drop `minimal`"),
-        (options.symmetric(), "drop the symmetry"),
+        (banded && order.minimal(), "drop `minimal`"),
+        (order.symmetric(), "drop the symmetry"),
+        (order.capped(), "raise `max_givens`"),
     ];
     let changes: Vec<&str> = changes
         .iter()
@@ -512,13 +513,13 @@ fn places(count: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sudoku_engine::generate::Symmetry;
+    use sudoku_engine::generate::{GenerateOptions, Symmetry};
     use sudoku_engine::logic::Level;
 
     #[test]
     fn a_generation_out_of_time_says_what_to_change() {
         let options = |level, symmetry, minimal| {
-            GenerateOptions::new(9, level, None, None, symmetry, minimal).unwrap()
+            Order::Givens(GenerateOptions::new(9, level, None, None, symmetry, minimal).unwrap())
         };
         let plain = options(None, Symmetry::None, false);
         let detail = |made, count, options| {
@@ -527,7 +528,7 @@ mod tests {
                 waited_ms: 4_999,
                 made,
                 count,
-                options,
+                order: options,
             }
             .to_string()
         };
@@ -558,7 +559,7 @@ mod tests {
             waited_ms: 5_000,
             made: 0,
             count: 1,
-            options: options(Some(Level::Extreme), Symmetry::Central, true),
+            order: options(Some(Level::Extreme), Symmetry::Central, true),
         };
         assert_eq!(
             waited.to_string(),

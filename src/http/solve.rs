@@ -128,6 +128,7 @@ async fn variant_answer(
         true_candidates: request
             .true_candidates
             .then(|| request.max_solutions_per_candidate.unwrap_or(1)),
+        max_guesses: None,
     };
     let limit = time_limit(state, request.timeout_ms);
     let (answer, elapsed) = variant_on_pool(state, puzzle, options, limit).await?;

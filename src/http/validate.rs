@@ -97,6 +97,7 @@ async fn variant_answer(
             order: Order::Fastest,
             max_solutions: 2,
             true_candidates: None,
+            max_guesses: None,
         };
         let (answer, _) = variant_on_pool(state, puzzle, options, limit).await?;
         let solvable = answer.solution.is_some();

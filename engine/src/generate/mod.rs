@@ -2,10 +2,12 @@
 //! symmetry at a time while the solution stays the only one, and for 9×9 a band of
 //! ratings met by rating candidates, adding givens back to those rated too hard.
 //!
+//! - `drawn`: variant puzzles whose rules (regions, cages, lines, dots) are drawn too;
 //! - `options`: what to generate, checked, and why a combination is refused;
 //! - `random`: the seeded stream every choice comes from;
 //! - `symmetry`: the symmetries and the orbits of cells they tie together.
 
+pub mod drawn;
 mod options;
 mod random;
 mod symmetry;
@@ -17,6 +19,7 @@ pub use options::{
 };
 pub use symmetry::Symmetry;
 
+use self::drawn::{DrawnOptions, DrawnPuzzle};
 use self::random::Random;
 use crate::grid::{Grid, box_side};
 use crate::logic::board::{Board, digits_of};
@@ -37,6 +40,64 @@ pub struct Generated {
     pub rating: Option<f64>,
     /// The seed that makes this puzzle alone.
     pub seed: u64,
+}
+
+/// What to generate: puzzles whose givens alone are made (classic, or under the rules of
+/// a variant mode), or puzzles whose rules are drawn too.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Order {
+    /// Givens are made: [`generate`].
+    Givens(GenerateOptions),
+    /// Rules and givens are made: [`drawn::generate_drawn`].
+    Drawn(DrawnOptions),
+}
+
+/// A puzzle made for an [`Order`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Made {
+    /// A puzzle of givens.
+    Givens(Generated),
+    /// A puzzle with drawn rules.
+    Drawn(DrawnPuzzle),
+}
+
+impl Order {
+    /// The puzzle of `seed`.
+    pub fn make(&self, seed: u64, cancel: &Cancellation) -> Result<Made, Stopped> {
+        match self {
+            Order::Givens(options) => generate(options, seed, cancel).map(Made::Givens),
+            Order::Drawn(options) => drawn::generate_drawn(options, seed, cancel).map(Made::Drawn),
+        }
+    }
+
+    /// Whether the puzzles must be of a band or level.
+    pub fn banded(&self) -> bool {
+        match self {
+            Order::Givens(options) => options.banded(),
+            Order::Drawn(options) => options.level().is_some(),
+        }
+    }
+
+    /// Whether the puzzles must have no given that could go.
+    pub fn minimal(&self) -> bool {
+        match self {
+            Order::Givens(options) => options.minimal(),
+            Order::Drawn(options) => options.minimal(),
+        }
+    }
+
+    /// Whether the givens must have a symmetry.
+    pub fn symmetric(&self) -> bool {
+        match self {
+            Order::Givens(options) => options.symmetric(),
+            Order::Drawn(options) => options.symmetric(),
+        }
+    }
+
+    /// Whether the givens are capped.
+    pub fn capped(&self) -> bool {
+        matches!(self, Order::Drawn(options) if options.max_givens().is_some())
+    }
 }
 
 /// The seeds of `count` puzzles asked for with `seed`: `seed` itself, then numbers drawn

@@ -29,6 +29,8 @@ pub enum GenerateOption {
     SeMin,
     /// The highest rating wanted.
     SeMax,
+    /// The most givens wanted.
+    MaxGivens,
 }
 
 /// Options that ask for something impossible: which rule they break, with their values.
@@ -80,6 +82,20 @@ pub enum InvalidOptions {
         /// The size asked for.
         size: usize,
     },
+    /// Drawn rules were asked for on a size outside 4 to 9.
+    #[error("puzzles with drawn rules are 4×4 to 9×9, not {size}×{size}")]
+    DrawnSize {
+        /// The size asked for.
+        size: usize,
+    },
+    /// Fewer givens than the rules need to decide a puzzle.
+    #[error("at most {max_givens} givens, where {fewest} are needed")]
+    TooFewGivens {
+        /// The most givens asked for.
+        max_givens: usize,
+        /// The fewest the rules need.
+        fewest: usize,
+    },
     /// Variant modes were asked for on another size than 9×9.
     #[error("variant modes exist for 9×9 puzzles only, not {size}×{size}")]
     ModeNeedsNine {
@@ -92,7 +108,7 @@ impl InvalidOptions {
     /// Why the options are impossible and what is allowed, with each option written as
     /// `name` writes it (`se_min` for an API, `--se-min` for a command line).
     pub fn describe(&self, name: impl Fn(GenerateOption) -> &'static str) -> String {
-        use GenerateOption::{Level, SeMax, SeMin, Size};
+        use GenerateOption::{Level, MaxGivens, SeMax, SeMin, Size};
         let (lowest, highest) = RATING_RANGE;
         match self {
             InvalidOptions::Size { size: 25 } => format!(
@@ -144,6 +160,14 @@ impl InvalidOptions {
                 name(SeMin),
                 name(SeMax),
                 name(Size)
+            ),
+            InvalidOptions::DrawnSize { size } => {
+                format!("{} must be 4 to 9 with a variant, not {size}", name(Size))
+            }
+            InvalidOptions::TooFewGivens { max_givens, fewest } => format!(
+                "{} must be at least {fewest}, not {max_givens}: irregular regions alone \
+                 cannot tell apart two digits that no given shows",
+                name(MaxGivens)
             ),
             InvalidOptions::ModeNeedsNine { .. } => format!(
                 "Sukaku Explainer's variant modes are 9×9: {} must be 9 with rules",

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use super::board::{Board, Digits, Geometry, bit, digits_of};
 use super::hint::{Hint, mistakes};
+use super::rating::Level;
 use super::step::{Elimination, Step, cell_name, digit_name, eliminations_text};
 use super::technique::Technique;
 use super::{LogicError, fish, intersections, singles, subsets};
@@ -94,7 +95,7 @@ pub fn explain_variant(
     let mut board = Board::of_puzzle(Arc::clone(&rules.geometry), values, None);
     let mut steps = Vec::new();
     while !board.is_solved() {
-        let Some(step) = next_step(&board, &rules, cancel)? else {
+        let Some(step) = next_step(&board, &rules, Level::Extreme, cancel)? else {
             let candidates = (0..board.cell_count())
                 .map(|cell| board.candidates(cell))
                 .collect();
@@ -163,16 +164,66 @@ pub fn hint_variant(
     });
     let board = Board::of_puzzle(Arc::clone(&rules.geometry), grid.to_vec(), kept);
     let candidates = (0..cells).map(|cell| board.candidates(cell)).collect();
-    match next_step(&board, &rules, cancel)? {
+    match next_step(&board, &rules, Level::Extreme, cancel)? {
         Some(step) => Ok((Hint::Step(Box::new(step)), candidates)),
         None => Ok((Hint::Stalled, candidates)),
     }
 }
 
-/// The first step the order finds on `board`, or `None` when none applies.
+/// The level of `puzzle`'s path when steps of `ceiling` or easier solve it from its
+/// givens, or `None` when they stall. No solution is counted: steps only remove what no
+/// solution holds, so a path that ends solved proves the solution the only one.
+pub fn level_within(
+    puzzle: &Puzzle,
+    ceiling: Level,
+    cancel: &Cancellation,
+) -> Result<Option<Level>, LogicError> {
+    let rules = Rules::of(puzzle, cancel)?;
+    let values = puzzle
+        .givens()
+        .iter()
+        .map(|given| given.unwrap_or(0))
+        .collect();
+    let mut board = Board::of_puzzle(Arc::clone(&rules.geometry), values, None);
+    let mut hardest = Level::Easy;
+    while !board.is_solved() {
+        let Some(step) = next_step(&board, &rules, ceiling, cancel)? else {
+            return Ok(None);
+        };
+        hardest = hardest.max(level_of(step.technique));
+        step.apply(&mut board);
+    }
+    Ok(Some(hardest))
+}
+
+/// The level of a step of a variant path: singles and the rules' own logic are easy;
+/// intersections and pairs medium; triples, quads and fish hard; cell forcing expert;
+/// contradiction extreme.
+pub fn level_of(technique: Technique) -> Level {
+    match technique {
+        Technique::Pointing
+        | Technique::Claiming
+        | Technique::NakedPair
+        | Technique::HiddenPair => Level::Medium,
+        Technique::NakedTriple
+        | Technique::HiddenTriple
+        | Technique::NakedQuad
+        | Technique::HiddenQuad
+        | Technique::XWing
+        | Technique::Swordfish
+        | Technique::Jellyfish => Level::Hard,
+        Technique::CellForcing => Level::Expert,
+        Technique::Contradiction => Level::Extreme,
+        _ => Level::Easy,
+    }
+}
+
+/// The first step the order finds on `board` among the steps of `ceiling` or easier, or
+/// `None` when none applies.
 fn next_step(
     board: &Board,
     rules: &Rules,
+    ceiling: Level,
     cancel: &Cancellation,
 ) -> Result<Option<Step>, LogicError> {
     let singles = singles::hidden_single(board).or_else(|| singles::naked_single(board));
@@ -185,18 +236,27 @@ fn next_step(
     if cancel.is_cancelled() {
         return Err(LogicError::Stopped(Stopped));
     }
+    if ceiling < Level::Medium {
+        return Ok(None);
+    }
+    let largest_set = if ceiling < Level::Hard { 2 } else { 4 };
     let sets = || {
         intersections::locked_candidates(board)
             .or_else(|| {
-                (2..=4).find_map(|degree| {
+                (2..=largest_set).find_map(|degree| {
                     subsets::naked_set(board, degree).or_else(|| subsets::hidden_set(board, degree))
                 })
             })
-            .or_else(|| (2..=4).find_map(|degree| fish::fish(board, degree)))
+            .or_else(|| {
+                (2..=4)
+                    .filter(|_| ceiling >= Level::Hard)
+                    .find_map(|degree| fish::fish(board, degree))
+            })
     };
     match sets() {
         Some(step) => Ok(Some(step)),
-        None => forcing_step(board, rules, cancel),
+        None if ceiling >= Level::Expert => forcing_step(board, rules, ceiling, cancel),
+        None => Ok(None),
     }
 }
 
@@ -292,10 +352,12 @@ fn family(rule: &Rule) -> Technique {
     }
 }
 
-/// Cell forcing, else contradiction, one propagation of every rule deep.
+/// Cell forcing, else (with an `extreme` ceiling) contradiction, one propagation of every
+/// rule deep.
 fn forcing_step(
     board: &Board,
     rules: &Rules,
+    ceiling: Level,
     cancel: &Cancellation,
 ) -> Result<Option<Step>, LogicError> {
     let masks = masks(board);
@@ -346,6 +408,9 @@ fn forcing_step(
             step.eliminations = eliminations;
             return Ok(Some(step));
         }
+    }
+    if ceiling < Level::Extreme {
+        return Ok(None);
     }
     // Contradiction: a candidate whose consequences break a rule.
     for &cell in &open {

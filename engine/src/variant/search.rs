@@ -64,6 +64,10 @@ pub struct VariantSolveOptions {
     /// Also find the digits each cell holds in some solution; with a cap above 1
     /// (at most 100), also count each one's solutions up to the cap.
     pub true_candidates: Option<u32>,
+    /// Give up after this many guesses (without true candidates): the answer then has no
+    /// solution and `count_exact: false`. A budget that, unlike a time limit, stops the
+    /// same search at the same place on every machine.
+    pub max_guesses: Option<u64>,
 }
 
 impl Default for VariantSolveOptions {
@@ -72,6 +76,7 @@ impl Default for VariantSolveOptions {
             order: Order::Fastest,
             max_solutions: 1,
             true_candidates: None,
+            max_guesses: None,
         }
     }
 }
@@ -143,7 +148,9 @@ fn solve_compiled(
     let budget = match cap {
         Some(_) if !search.probe(&mut root)? => return Ok(no_solution),
         Some(_) => u64::MAX,
-        None => cells as u64 * GUESSES_PER_CELL_BEFORE_PROBING,
+        None => options
+            .max_guesses
+            .unwrap_or(cells as u64 * GUESSES_PER_CELL_BEFORE_PROBING),
     };
     // True candidates tally the solutions counted: when the count visits every one, they
     // are the answer, and the puzzle is not searched again. So that a unique puzzle is
@@ -154,6 +161,12 @@ fn solve_compiled(
         search.count(&root, counting, budget, counted.as_mut());
     if solution_count > limit {
         (end, solution_count) = (End::Enough, limit);
+    }
+    if end == End::OverBudget && options.max_guesses.is_some() && cap.is_none() {
+        return Ok(VariantAnswer {
+            count_exact: false,
+            ..no_solution
+        });
     }
     if end == End::OverBudget {
         // Stopped while probing or counting again: what the most complete count found.

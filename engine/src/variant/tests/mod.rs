@@ -117,6 +117,7 @@ fn compare(puzzle: &Puzzle, grids: &[Vec<u8>], cap: u32, context: &str) {
         order: Order::Fastest,
         max_solutions: 1000,
         true_candidates: Some(cap),
+        max_guesses: None,
     };
     let answer = solve(puzzle, &options, &Cancellation::none()).unwrap();
     assert_eq!(answer.solution_count, grids.len() as u64, "{context}");
@@ -131,6 +132,7 @@ fn compare(puzzle: &Puzzle, grids: &[Vec<u8>], cap: u32, context: &str) {
         order: Order::Lexicographic,
         max_solutions: 1,
         true_candidates: None,
+        max_guesses: None,
     };
     let smallest = solve(puzzle, &lexicographic, &Cancellation::none()).unwrap();
     assert_eq!(smallest.solution.as_ref(), grids.iter().min(), "{context}");
@@ -355,6 +357,7 @@ fn six_by_six_irregular_against_backtracking() {
             },
             max_solutions: limit as u64,
             true_candidates: None,
+            max_guesses: None,
         };
         let answer = solve(&puzzle, &options, &Cancellation::none()).unwrap();
         assert_eq!(
