@@ -1,15 +1,17 @@
 //! Variant puzzles over HTTP: the community corpus solved to its published solutions and
 //! proved unique (as lz-string text, f-puzzles links and SudokuPad links), counts and true
 //! candidates against the classic engines, every bad input a clear 4xx, variant input on
-//! the logic endpoints refused, and fuzzed documents and rule sets never a 500.
+//! the logic endpoints refused, puzzles with drawn rules proper by a count to two, and
+//! fuzzed documents, rule sets and generation requests never a 500.
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 use std::time::Duration;
 
-use crate::helpers::{app, post_json, post_raw};
+use crate::helpers::{app, app_with, limits, post_json, post_raw};
 use sudoku_engine::variant::{self, lz_string};
+use sudoku_service::http::Limits;
 
 /// The puzzles of `tests/data/variants/` (CC BY 4.0; titles, authors and licences are in
 /// the files), the entries without a puzzle left out.
@@ -814,6 +816,187 @@ async fn fuzzed_variant_modes_to_generate_and_rate_never_get_a_500() {
         assert!(
             matches!(answer.status.as_u16(), 200 | 400 | 413 | 422 | 503),
             "{path} {body}: {} {}",
+            answer.status,
+            answer.text()
+        );
+    }
+}
+
+/// The kinds of drawn rules, each with the request fields that ask for it, 200 puzzles of
+/// every kind in all.
+fn drawn_requests() -> Vec<(&'static str, Value)> {
+    vec![
+        ("jigsaw", json!({ "variant": "jigsaw" })),
+        ("jigsaw 6×6", json!({ "variant": "jigsaw", "size": 6 })),
+        ("killer", json!({ "variant": "killer" })),
+        (
+            "killer, no givens",
+            json!({ "variant": "killer", "max_givens": 0 }),
+        ),
+        ("thermometer", json!({ "variant": "thermometer" })),
+        ("arrow", json!({ "variant": "arrow" })),
+        ("kropki", json!({ "variant": "kropki" })),
+    ]
+}
+
+/// The f-puzzles document behind a generated puzzle's link.
+fn linked_document(made: &Value) -> Value {
+    let link = made["fpuzzles"].as_str().unwrap();
+    let text = link
+        .strip_prefix("https://www.f-puzzles.com/?load=")
+        .unwrap();
+    let json = lz_string::decompress_from_base64(text).unwrap();
+    serde_json::from_str(&json).unwrap()
+}
+
+/// 200 puzzles of every kind whose rules are drawn, sent back through `/solve` as their
+/// f-puzzles link with `max_solutions: 2`: each has exactly one solution, the one the
+/// generator gave, and carries its level. The document behind a link is the whole
+/// puzzle: a jigsaw's regions on its cells, and no given with `max_givens: 0`.
+#[tokio::test]
+async fn every_puzzle_with_drawn_rules_is_proper_by_a_count_to_two() {
+    let app = app();
+    for (name, request) in drawn_requests() {
+        let per_kind = if name.starts_with("killer") || name.starts_with("jigsaw") {
+            100
+        } else {
+            200
+        };
+        let mut made_all = Vec::new();
+        for seed in 0..per_kind / 20 {
+            let mut request = request.clone();
+            request["count"] = json!(20);
+            request["seed"] = json!(seed);
+            let answer = post_json(&app, "/generate", &request).await;
+            assert_eq!(answer.status, StatusCode::OK, "{name}: {}", answer.text());
+            let answer = answer.json();
+            assert!(
+                answer["model"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("variant-logic/1")
+            );
+            made_all.extend(answer["puzzles"].as_array().unwrap().clone());
+        }
+        assert_eq!(made_all.len(), per_kind);
+        for made in &made_all {
+            let count = json!({ "fpuzzles": made["fpuzzles"], "max_solutions": 2 });
+            let solved = post_json(&app, "/solve", &count).await.json();
+            assert_eq!(solved["solution_count"], 1, "{name}: {made}");
+            assert_eq!(solved["solution_count_exact"], true, "{name}: {made}");
+            assert_eq!(solved["solution"], made["solution"], "{name}");
+            assert!(
+                ["easy", "medium", "hard"].contains(&made["level"].as_str().unwrap()),
+                "{name}: {made}"
+            );
+            let document = linked_document(made);
+            let cells: Vec<&Value> = document["grid"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|row| row.as_array().unwrap())
+                .collect();
+            let givens = cells.iter().filter(|cell| cell["given"] == true).count();
+            assert_eq!(givens, made["givens"].as_u64().unwrap() as usize, "{name}");
+            if name.starts_with("jigsaw") {
+                assert!(cells.iter().all(|cell| cell["region"].is_u64()), "{name}");
+            }
+            if request["max_givens"] == 0 {
+                assert_eq!(givens, 0, "{name}: {made}");
+            }
+        }
+    }
+}
+
+/// Each level asked for is the level of the puzzle's path, the same puzzle comes back
+/// from its seed, and what cannot be made is refused with the field to change.
+#[tokio::test]
+async fn drawn_rules_come_in_the_level_asked_for_and_impossible_requests_are_refused() {
+    let app = app();
+    for (kind, level) in [
+        ("killer", "expert"),
+        ("jigsaw", "medium"),
+        ("arrow", "hard"),
+        ("kropki", "easy"),
+        ("thermometer", "extreme"),
+    ] {
+        let request = json!({ "variant": kind, "level": level, "seed": 3, "count": 2 });
+        let answer = post_json(&app, "/generate", &request).await.json();
+        for made in answer["puzzles"].as_array().unwrap() {
+            assert_eq!(made["level"], level, "{kind}: {made}");
+            let explained = post_json(&app, "/explain", &json!({ "fpuzzles": made["fpuzzles"] }))
+                .await
+                .json();
+            assert!(explained.get("stalled").is_none(), "{kind}: {explained}");
+        }
+        let again = post_json(&app, "/generate", &request).await.json();
+        assert_eq!(again["puzzles"], answer["puzzles"], "{kind}: the same seed");
+    }
+    for (body, field) in [
+        (json!({ "max_givens": 3 }), "max_givens"),
+        (json!({ "variant": "sandwich" }), "variant"),
+        (json!({ "variant": "jigsaw", "size": 12 }), "size"),
+        (
+            json!({ "variant": "jigsaw", "max_givens": 5 }),
+            "max_givens",
+        ),
+        (json!({ "variant": "killer", "se_min": 2.0 }), "se_min"),
+        (json!({ "variant": "killer", "level": "beyond" }), "beyond"),
+        (
+            json!({ "variant": "killer", "rules": [{ "kind": "anti_knight" }] }),
+            "rules",
+        ),
+    ] {
+        let answer = post_json(&app, "/generate", &body).await;
+        let problem = answer.problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains(field), "{body}: {detail}");
+    }
+}
+
+/// Fuzzed requests for drawn rules get a puzzle, a 4xx, or the documented 503 of a
+/// generation out of time, never a 500.
+#[tokio::test]
+async fn fuzzed_drawn_rule_requests_to_generate_never_get_a_500() {
+    let app = app_with(Limits {
+        generate_timeout: Duration::from_millis(300),
+        ..limits()
+    });
+    let mut random = Random(45);
+    let kinds = [
+        "jigsaw",
+        "killer",
+        "thermometer",
+        "arrow",
+        "kropki",
+        "x",
+        "",
+    ];
+    for case in 0..300 {
+        let mut body = json!({
+            "variant": random.pick(&kinds),
+            "size": random.pick(&[4, 5, 6, 7, 8, 9, 3, 10, 16]),
+            "seed": case,
+        });
+        if random.below(2) == 0 {
+            body["level"] = json!(random.pick(&["easy", "medium", "hard", "expert", "extreme"]));
+        }
+        if random.below(2) == 0 {
+            body["max_givens"] = json!(random.pick(&[0, 1, 5, 8, 20, 81]));
+        }
+        if random.below(4) == 0 {
+            body["symmetry"] = json!(random.pick(&["central", "diagonal", "none"]));
+        }
+        if random.below(4) == 0 {
+            body["minimal"] = json!(true);
+        }
+        if random.below(3) == 0 {
+            random.mutate(&mut body);
+        }
+        let answer = post_json(&app, "/generate", &body).await;
+        assert!(
+            matches!(answer.status.as_u16(), 200 | 400 | 413 | 422 | 503),
+            "{body}: {} {}",
             answer.status,
             answer.text()
         );
