@@ -19,9 +19,10 @@ pub(super) fn draw_cages(draft: &mut Draft, random: &mut Random) {
     set_cages(draft, &cages);
 }
 
-/// A puzzle of cages and no givens: cages of two or three cells, then neighbouring cages
+/// A puzzle of cages and no givens: cages of two to four cells, then neighbouring cages
 /// merged, each merge kept while the logic solves the puzzle within `ceiling`. Returns the
-/// puzzle's level, or `None` when the small cages leave the logic stalled.
+/// puzzle's level, or `None` when the small cages leave a cell alone or the logic
+/// stalled.
 pub(super) fn cages_alone(
     draft: &mut Draft,
     ceiling: Level,
@@ -30,6 +31,10 @@ pub(super) fn cages_alone(
 ) -> Result<Option<Level>, Stopped> {
     draft.givens.iter_mut().for_each(|given| *given = None);
     let mut cages = grow_cages(draft, 3, random);
+    // A cage of one cell would be a given in all but name.
+    if cages.iter().any(|cage| cage.len() == 1) {
+        return Ok(None);
+    }
     set_cages(draft, &cages);
     let Some(mut level) = draft.level_within(ceiling, cancel)? else {
         return Ok(None);
@@ -77,8 +82,8 @@ pub(super) fn cages_alone(
 
 /// Cages over the whole grid: from each cell no cage holds yet, in a random order, a cage
 /// grows to a random size of 2 to `largest` cells through orthogonal neighbours whose
-/// digits it lacks. A cell left alone joins a neighbouring cage that lacks its digit, or
-/// stays a cage of one.
+/// digits it lacks. A cell left alone joins a neighbouring cage that lacks its digit (one
+/// cell past `largest` if need be), or, rarely, stays a cage of one.
 fn grow_cages(draft: &Draft, largest: usize, random: &mut Random) -> Vec<Vec<usize>> {
     let size = draft.size;
     let digit = |cell: usize| draft.solution[cell];
@@ -115,7 +120,7 @@ fn grow_cages(draft: &Draft, largest: usize, random: &mut Random) -> Vec<Vec<usi
             .into_iter()
             .find_map(|next| {
                 let cage = owner[next]?;
-                let fits = cages[cage].len() < largest
+                let fits = cages[cage].len() <= largest
                     && cages[cage]
                         .iter()
                         .all(|&member| digit(member) != digit(cell));
