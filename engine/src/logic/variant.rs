@@ -43,6 +43,16 @@ struct Rules {
 }
 
 impl Rules {
+    /// The board of `puzzle`'s givens on these rules' geometry.
+    fn board_of(&self, puzzle: &Puzzle) -> Board {
+        let values = puzzle
+            .givens()
+            .iter()
+            .map(|given| given.unwrap_or(0))
+            .collect();
+        Board::of_puzzle(Arc::clone(&self.geometry), values, None)
+    }
+
     fn of(puzzle: &Puzzle, cancel: &Cancellation) -> Result<Rules, LogicError> {
         let all = variant::compile(puzzle, cancel).map_err(variant_error)?;
         Ok(Rules {
@@ -87,12 +97,7 @@ pub fn explain_variant(
     let cancel = &cancel.starting_now();
     let solution = unique_solution(puzzle, cancel)?;
     let rules = Rules::of(puzzle, cancel)?;
-    let values = puzzle
-        .givens()
-        .iter()
-        .map(|given| given.unwrap_or(0))
-        .collect();
-    let mut board = Board::of_puzzle(Arc::clone(&rules.geometry), values, None);
+    let mut board = rules.board_of(puzzle);
     let mut steps = Vec::new();
     while !board.is_solved() {
         let Some(step) = next_step(&board, &rules, Level::Extreme, cancel)? else {
@@ -179,12 +184,7 @@ pub fn level_within(
     cancel: &Cancellation,
 ) -> Result<Option<Level>, LogicError> {
     let rules = Rules::of(puzzle, cancel)?;
-    let values = puzzle
-        .givens()
-        .iter()
-        .map(|given| given.unwrap_or(0))
-        .collect();
-    let mut board = Board::of_puzzle(Arc::clone(&rules.geometry), values, None);
+    let mut board = rules.board_of(puzzle);
     let mut hardest = Level::Easy;
     while !board.is_solved() {
         let Some(step) = next_step(&board, &rules, ceiling, cancel)? else {

@@ -20,12 +20,14 @@ pub(super) fn draw_cages(draft: &mut Draft, random: &mut Random) {
 }
 
 /// A puzzle of cages and no givens: cages of two to four cells, then neighbouring cages
-/// merged, each merge kept while the logic solves the puzzle within `ceiling`. Returns the
-/// puzzle's level, or `None` when the small cages leave a cell alone or the logic
-/// stalled.
+/// merged, each merge kept while the logic solves the puzzle within `ceiling`, and with
+/// `enough`, no longer once the puzzle is of `ceiling` (merges then only make the cages
+/// larger, and each check slower). Returns the puzzle's level, or `None` when the small
+/// cages leave a cell alone or the logic stalled.
 pub(super) fn cages_alone(
     draft: &mut Draft,
     ceiling: Level,
+    enough: bool,
     random: &mut Random,
     cancel: &Cancellation,
 ) -> Result<Option<Level>, Stopped> {
@@ -50,6 +52,9 @@ pub(super) fn cages_alone(
         .collect();
     random.shuffle(&mut pairs);
     for (a, b) in pairs {
+        if enough && level == ceiling {
+            break;
+        }
         let owner =
             |cell: usize, cages: &[Vec<usize>]| cages.iter().position(|cage| cage.contains(&cell));
         let (Some(first), Some(second)) = (owner(a, &cages), owner(b, &cages)) else {

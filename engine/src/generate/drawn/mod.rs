@@ -85,9 +85,9 @@ pub struct DrawnOptions {
 
 impl DrawnOptions {
     /// Puzzles of `kind` and `size` (4 to 9) whose variant path is of `level` (when
-    /// `None`: easy to hard, solved without forcing; `beyond` cannot be asked for), with at most
-    /// `max_givens` givens, their givens in `symmetry`, and with `minimal`, without a
-    /// given (or an orbit of givens) that could go.
+    /// `None`: easy to hard, solved without forcing; `beyond` cannot be asked for), with
+    /// at most `max_givens` givens, their givens in `symmetry`, and with `minimal`,
+    /// without a given (or an orbit of givens) that could go.
     pub fn new(
         kind: DrawnKind,
         size: usize,
@@ -193,7 +193,8 @@ pub fn generate_drawn(
         };
         let made = match options.kind {
             DrawnKind::Killer if options.max_givens.is_some() => {
-                cages::cages_alone(&mut draft, ceiling, &mut random, cancel)?
+                let enough = options.level.is_some();
+                cages::cages_alone(&mut draft, ceiling, enough, &mut random, cancel)?
             }
             _ => reduce(&mut draft, options, ceiling, &mut random, cancel)?,
         };
