@@ -74,10 +74,12 @@ enum Command {
         mut_arg("file", |arg| arg.help("File of one puzzle; `-` or none reads standard input")),
     )]
     Explain(ExplainArgs),
-    /// Generate proper puzzles of a size, symmetry and difficulty band, from a seed.
+    /// Generate proper puzzles of a size, symmetry and difficulty band, from a seed, or
+    /// variant puzzles with their rules drawn too.
     #[command(after_help = "Examples:\n  \
         sudoku-service generate --level expert --symmetry central --seed 2026 --count 10\n  \
-        sudoku-service generate --size 16 --json")]
+        sudoku-service generate --size 16 --json\n  \
+        sudoku-service generate --variant killer --max-givens 0 --level hard --seed 1")]
     Generate(GenerateArgs),
 }
 

@@ -832,6 +832,45 @@ fn generate_json_lines_carry_the_seed_that_makes_each_puzzle_alone() {
 }
 
 #[test]
+fn generated_variants_are_links_that_solve_proves_unique_on_every_thread_count() {
+    let args = |threads| {
+        [
+            "generate",
+            "--variant",
+            "killer",
+            "--max-givens",
+            "0",
+            "--seed",
+            "3",
+            "--count",
+            "4",
+            "--threads",
+            threads,
+        ]
+    };
+    let one = run(&args("1"), "");
+    assert!(one.success, "{}", one.stderr);
+    assert_eq!(run(&args("2"), "").stdout, one.stdout);
+    let links: Vec<&str> = one.stdout.lines().collect();
+    assert_eq!(links.len(), 4);
+    assert!(
+        links
+            .iter()
+            .all(|link| link.starts_with("https://www.f-puzzles.com/?load=")),
+        "{}",
+        one.stdout
+    );
+    let solved = run(&["solve", "--unique"], &one.stdout);
+    assert!(solved.success, "{}", solved.stderr);
+    assert_eq!(
+        solved.stdout.matches(" unique\n").count(),
+        4,
+        "{}",
+        solved.stdout
+    );
+}
+
+#[test]
 fn generate_refuses_impossible_options_as_a_wrong_command_line() {
     for (args, says) in [
         (&["generate", "--level", "beyond"][..], "too rare"),
@@ -853,6 +892,15 @@ fn generate_refuses_impossible_options_as_a_wrong_command_line() {
         ),
         (&["generate", "--se-min", "0.5"], "--se-min"),
         (&["generate", "--size", "7"], "--size"),
+        (
+            &["generate", "--variant", "jigsaw", "--max-givens", "5"],
+            "--max-givens",
+        ),
+        (&["generate", "--max-givens", "5"], "--variant"),
+        (
+            &["generate", "--variant", "sandwich"],
+            "one of jigsaw, killer",
+        ),
     ] {
         let result = run(args, "");
         assert_eq!(result.code, Some(2), "{args:?}: {}", result.stderr);
