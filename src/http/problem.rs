@@ -268,8 +268,12 @@ fn generate_timeout(
     }
     // Only what the request asked for: `minimal` makes a difference with a band alone.
     let banded = order.banded();
+    let easier = match order {
+        Order::Givens(_) => "widen the band",
+        Order::Drawn(_) => "ask for another level",
+    };
     let changes = [
-        (banded, "widen the band"),
+        (banded, easier),
         (banded && order.minimal(), "drop `minimal`"),
         (order.symmetric(), "drop the symmetry"),
         (order.capped(), "raise `max_givens`"),
@@ -513,6 +517,7 @@ fn places(count: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sudoku_engine::generate::drawn::{DrawnKind, DrawnOptions};
     use sudoku_engine::generate::{GenerateOptions, Symmetry};
     use sudoku_engine::logic::Level;
 
@@ -552,6 +557,19 @@ mod tests {
             detail(0, 1, options(Some(Level::Extreme), Symmetry::Central, true)),
             "no puzzle was found within 10000 ms; puzzles of a narrow or high band are rare, \
              so widen the band, drop `minimal`, drop the symmetry, or try another seed"
+        );
+        let capped = DrawnOptions::new(
+            DrawnKind::Kropki,
+            9,
+            Some(Level::Expert),
+            Some(0),
+            Symmetry::None,
+            false,
+        );
+        assert_eq!(
+            detail(0, 1, Order::Drawn(capped.unwrap())),
+            "no puzzle was found within 10000 ms; puzzles of a narrow or high band are rare, \
+             so ask for another level, raise `max_givens`, or try another seed"
         );
         // Half the time or more went waiting for a solver: nothing to change but the time.
         let waited = ApiError::GenerateTimeout {
