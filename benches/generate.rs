@@ -2,12 +2,13 @@
 //! target the median, 90th percentile and mean time per puzzle: no difficulty, each level
 //! of 9×9, and unique minimal 16×16. `--range MIN MAX` times a band of ratings alone,
 //! `--variants` the puzzles whose rules are drawn too (9×9 jigsaw, killer with no givens,
-//! thermometer, arrow, kropki), `--count N` sets the puzzles per target (100).
+//! thermometer, arrow, kropki), `--count N` sets the puzzles per target (100) and
+//! `--first S` the first seed (0), for seeds no setting was tuned on.
 //!
 //! ```sh
 //! cargo bench --bench generate
 //! cargo bench --bench generate -- --range 1.2 3.4 --count 50
-//! cargo bench --bench generate -- --variants
+//! cargo bench --bench generate -- --variants --first 100
 //! ```
 
 use std::time::Instant;
@@ -32,6 +33,7 @@ fn main() {
         )
     };
     let count: u64 = value("--count", 1).map_or(100, |n| n.parse().expect("a count"));
+    let first: u64 = value("--first", 1).map_or(0, |n| n.parse().expect("a seed"));
     let targets: Vec<(String, Target)> = match value("--range", 1) {
         Some(low) => {
             let high = value("--range", 2).expect("two bounds");
@@ -72,7 +74,7 @@ fn main() {
         "target", "count", "median ms", "p90 ms", "mean ms"
     );
     for (name, options) in targets {
-        let mut times: Vec<f64> = (0..count)
+        let mut times: Vec<f64> = (first..first + count)
             .map(|seed| {
                 let started = Instant::now();
                 let cancel = Cancellation::none();

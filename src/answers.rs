@@ -330,11 +330,15 @@ pub fn order_model(order: &Order) -> String {
     }
 }
 
-/// How `/generate` writes `made`, its grids as rows or strings, and for variant modes and
-/// drawn rules with the rules (the command line's JSON lines use it too).
-pub fn puzzle_json(made: &Made, rows: bool, mode: VariantMode) -> PuzzleJson {
+/// How `/generate` writes `made` for `order`, its grids as rows or strings, and for
+/// variant modes and drawn rules with the rules (the command line's JSON lines use it too).
+pub fn puzzle_json(made: &Made, order: &Order, rows: bool) -> PuzzleJson {
     match made {
         Made::Givens(made) => {
+            let mode = match order {
+                Order::Givens(options) => options.mode(),
+                Order::Drawn(_) => VariantMode::default(),
+            };
             let variant =
                 (!mode.is_classic()).then(|| mode.puzzle(&made.puzzle).expect("a 9×9 grid"));
             let size = made.puzzle.size();

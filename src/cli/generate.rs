@@ -185,9 +185,8 @@ fn line(made: &Result<Made, Stopped>, order: &Order, seed: u64, args: &GenerateA
         (Ok(Made::Givens(made)), false) => made.puzzle.to_symbols(),
         (Ok(Made::Drawn(made)), false) => made.puzzle.to_fpuzzles_link(),
         (Ok(made), true) => {
-            let mode = args.mode.unwrap_or_default();
             let line = PuzzleLine {
-                puzzle: puzzle_json(made, false, mode),
+                puzzle: puzzle_json(made, order, false),
                 model: order_model(order),
             };
             serde_json::to_string(&line).expect("a puzzle is written as JSON")

@@ -98,15 +98,11 @@ pub async fn generate(
         },
         other => other,
     })?;
-    let mode = match order {
-        Order::Givens(options) => options.mode(),
-        Order::Drawn(_) => VariantMode::default(),
-    };
     Ok(ApiJson(GenerateResponse {
         model: order_model(&order),
         puzzles: generated
             .iter()
-            .map(|made| puzzle_json(made, rows, mode))
+            .map(|made| puzzle_json(made, &order, rows))
             .collect(),
     }))
 }

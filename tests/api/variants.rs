@@ -924,10 +924,17 @@ async fn drawn_rules_come_in_the_level_asked_for_and_impossible_requests_are_ref
         let answer = post_json(&app, "/generate", &request).await.json();
         for made in answer["puzzles"].as_array().unwrap() {
             assert_eq!(made["level"], level, "{kind}: {made}");
-            let explained = post_json(&app, "/explain", &json!({ "fpuzzles": made["fpuzzles"] }))
-                .await
-                .json();
+            let explained =
+                post_json(&app, "/explain", &json!({ "fpuzzles": made["fpuzzles"] })).await;
+            assert_eq!(
+                explained.status,
+                StatusCode::OK,
+                "{kind}: {}",
+                explained.text()
+            );
+            let explained = explained.json();
             assert!(explained.get("stalled").is_none(), "{kind}: {explained}");
+            assert_eq!(explained["solution"], made["solution"], "{kind}");
         }
         let again = post_json(&app, "/generate", &request).await.json();
         assert_eq!(again["puzzles"], answer["puzzles"], "{kind}: the same seed");

@@ -4,11 +4,13 @@
 //!
 //! - `drawn`: variant puzzles whose rules (regions, cages, lines, dots) are drawn too;
 //! - `options`: what to generate, checked, and why a combination is refused;
+//! - `order`: either kind of request (givens alone, or drawn rules too), made alike;
 //! - `random`: the seeded stream every choice comes from;
 //! - `symmetry`: the symmetries and the orbits of cells they tie together.
 
 pub mod drawn;
 mod options;
+mod order;
 mod random;
 mod symmetry;
 
@@ -17,9 +19,9 @@ use std::hash::{BuildHasher, RandomState};
 pub use options::{
     GenerateOption, GenerateOptions, InvalidOptions, MAX_COUNT, MAX_SEED, RATING_RANGE,
 };
+pub use order::{Made, Order};
 pub use symmetry::Symmetry;
 
-use self::drawn::{DrawnOptions, DrawnPuzzle};
 use self::random::Random;
 use crate::grid::{Grid, box_side};
 use crate::logic::board::{Board, digits_of};
@@ -40,64 +42,6 @@ pub struct Generated {
     pub rating: Option<f64>,
     /// The seed that makes this puzzle alone.
     pub seed: u64,
-}
-
-/// What to generate: puzzles whose givens alone are made (classic, or under the rules of
-/// a variant mode), or puzzles whose rules are drawn too.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Order {
-    /// Givens are made: [`generate`].
-    Givens(GenerateOptions),
-    /// Rules and givens are made: [`drawn::generate_drawn`].
-    Drawn(DrawnOptions),
-}
-
-/// A puzzle made for an [`Order`].
-#[derive(Debug, Clone, PartialEq)]
-pub enum Made {
-    /// A puzzle of givens.
-    Givens(Generated),
-    /// A puzzle with drawn rules.
-    Drawn(DrawnPuzzle),
-}
-
-impl Order {
-    /// The puzzle of `seed`.
-    pub fn make(&self, seed: u64, cancel: &Cancellation) -> Result<Made, Stopped> {
-        match self {
-            Order::Givens(options) => generate(options, seed, cancel).map(Made::Givens),
-            Order::Drawn(options) => drawn::generate_drawn(options, seed, cancel).map(Made::Drawn),
-        }
-    }
-
-    /// Whether the puzzles must be of a band or level.
-    pub fn banded(&self) -> bool {
-        match self {
-            Order::Givens(options) => options.banded(),
-            Order::Drawn(options) => options.level().is_some(),
-        }
-    }
-
-    /// Whether the puzzles must have no given that could go.
-    pub fn minimal(&self) -> bool {
-        match self {
-            Order::Givens(options) => options.minimal(),
-            Order::Drawn(options) => options.minimal(),
-        }
-    }
-
-    /// Whether the givens must have a symmetry.
-    pub fn symmetric(&self) -> bool {
-        match self {
-            Order::Givens(options) => options.symmetric(),
-            Order::Drawn(options) => options.symmetric(),
-        }
-    }
-
-    /// Whether the givens are capped.
-    pub fn capped(&self) -> bool {
-        matches!(self, Order::Drawn(options) if options.max_givens().is_some())
-    }
 }
 
 /// The seeds of `count` puzzles asked for with `seed`: `seed` itself, then numbers drawn

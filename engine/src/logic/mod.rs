@@ -43,7 +43,7 @@ pub use rating::{
     Explanation, Level, MODEL, RATINGS_BELOW_4, Rating, TechniqueUse, explain, explain_in_mode,
     may_rate_within, rate, rate_variant,
 };
-pub use variant::{VariantExplanation, explain_variant, hint_variant, level_of, level_within};
+pub use variant::{VariantExplanation, explain_variant, hint_variant, level_within};
 
 /// Why a puzzle could not be rated, explained or hinted.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

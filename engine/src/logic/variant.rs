@@ -199,7 +199,7 @@ pub fn level_within(
 /// The level of a step of a variant path: singles and the rules' own logic are easy;
 /// intersections and pairs medium; triples, quads and fish hard; cell forcing expert;
 /// contradiction extreme.
-pub fn level_of(technique: Technique) -> Level {
+fn level_of(technique: Technique) -> Level {
     match technique {
         Technique::Pointing
         | Technique::Claiming
